@@ -1,0 +1,84 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
+export interface FetchHandler {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Options shared by the listener and the middleware. */
+export interface MountOptions {
+  /** Serve only under this path prefix (e.g. `/api`), which is removed before the API sees the path. */
+  prefix?: string;
+}
+
+/** A `node:http` request listener serving the API; outside `prefix`, it answers the API's 404. */
+export function toNodeListener(api: FetchHandler, options: MountOptions = {}) {
+  const mount = createMount(api, options);
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    void mount(req, res, null);
+  };
+}
+
+/** A Connect/Express-style middleware: requests outside `prefix` go on to `next()`. */
+export function toMiddleware(api: FetchHandler, options: MountOptions = {}) {
+  const mount = createMount(api, options);
+  return (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void => {
+    void mount(req, res, next);
+  };
+}
+
+function createMount(api: FetchHandler, options: MountOptions) {
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  return async (req: IncomingMessage, res: ServerResponse, next: ((err?: unknown) => void) | null) => {
+    const path = req.url ?? '/';
+    const inside = prefix === '' || path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
+    if (!inside && next) return next();
+    try {
+      const rest = inside ? path.slice(prefix.length) || '/' : path;
+      const response = await api.fetch(toRequest(req, rest.startsWith('/') ? rest : `/${rest}`, res));
+      await writeResponse(response, res);
+    } catch (error) {
+      // The API answers every fault itself; this is only a broken socket or stream.
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.', status: 500 } }));
+      } else res.destroy(error as Error);
+    }
+  };
+}
+
+/** Builds a Fetch Request from a Node request, streaming its body. */
+function toRequest(req: IncomingMessage, path: string, res: ServerResponse): Request {
+  const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const controller = new AbortController();
+  res.on('close', () => controller.abort());
+  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    const parsed = (req as IncomingMessage & { body?: unknown }).body;
+    if (req.readableEnded && parsed !== undefined) {
+      // A body parser upstream (e.g. express.json()) already read the stream: pass on what it read.
+      init.body = typeof parsed === 'string' ? parsed : parsed instanceof Uint8Array ? new Uint8Array(parsed) : JSON.stringify(parsed);
+    } else {
+      init.body = Readable.toWeb(req) as ReadableStream;
+      init.duplex = 'half';
+    }
+  }
+  return new Request(`http://${host}${path}`, init);
+}
+
+/** Writes a Fetch Response to a Node response, streaming its body with backpressure. */
+async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, headers);
+  if (!response.body) return void res.end();
+  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res);
+}

@@ -1,0 +1,172 @@
+import { generateKey, hashKey, isWellFormedKey, keyLookup, toHex } from '../auth/api-key.ts';
+import { normalizeDomain } from '../scope/domain.ts';
+import type { Site } from '../scope/view.ts';
+import type { IngestStore } from '../store/ingest-store.ts';
+import type { KeyInfo, KeysStore } from '../store/keys-store.ts';
+import type { Db } from '../store/schema.ts';
+import type { SitesStore } from '../store/sites-store.ts';
+import type { Clock } from '../time/clock.ts';
+import { toEpochSeconds } from '../time/iso.ts';
+import { AdminError, requireText, type CompanyInput, type EventInput, type PersonInput } from './inputs.ts';
+
+/** A key as issued: the only time its value is ever returned. */
+export interface IssuedKey {
+  keyId: string;
+  /** The key itself. Store it now: only its hash is kept. */
+  key: string;
+  accountId: string;
+  /** The site a domain-scoped key reads; null for an account key. */
+  domain: string | null;
+  clientRef: string | null;
+}
+
+/** A client site as the admin surface describes it. */
+export interface SiteInfo {
+  domain: string;
+  clientRef: string | null;
+}
+
+/** Options for issuing a key. */
+export interface IssueKeyOptions {
+  label?: string;
+  /** Import an existing key value instead of generating one (it must have the key format). */
+  value?: string;
+}
+
+/** Sets up accounts, client sites, keys and data without HTTP: what a dashboard would do. */
+export class Admin {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sites: SitesStore,
+    private readonly keys: KeysStore,
+    private readonly ingest: IngestStore,
+  ) {}
+
+  /** Creates a partner account. */
+  async createAccount(input: { id?: string; name: string }): Promise<{ id: string; name: string }> {
+    const id = input.id ?? `acc_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+    requireText(id, 'id', 128);
+    const name = requireText(input.name, 'name');
+    const exists = await this.db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
+    if (exists) throw new AdminError(`account ${id} already exists`);
+    await this.db.insertInto('accounts').values({ id, name, created_at: this.#now() }).execute();
+    return { id, name };
+  }
+
+  /** Whether an account exists. */
+  async hasAccount(accountId: string): Promise<boolean> {
+    return (await this.db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
+  }
+
+  /** Registers a client site: a tracked domain with the partner's optional label. */
+  async registerSite(accountId: string, input: { domain: string; clientRef?: string | null }): Promise<SiteInfo> {
+    await this.#requireAccount(accountId);
+    const domain = normalizeDomain(String(input.domain));
+    if (!domain) throw new AdminError(`domain ${input.domain} is not a hostname`);
+    const clientRef = input.clientRef == null ? null : requireText(input.clientRef, 'clientRef', 128);
+    if (await this.sites.findByDomain(accountId, domain)) throw new AdminError(`site ${domain} is already registered`);
+    const site = await this.sites.insert(accountId, domain, clientRef, this.#now());
+    return { domain: site.domain, clientRef: site.clientRef };
+  }
+
+  /** The account's client sites. */
+  async listSites(accountId: string): Promise<SiteInfo[]> {
+    return (await this.sites.list(accountId)).map((s) => ({ domain: s.domain, clientRef: s.clientRef }));
+  }
+
+  /** Issues a key that reads the whole account. */
+  async issueAccountKey(accountId: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
+    await this.#requireAccount(accountId);
+    return this.#issue(accountId, null, options);
+  }
+
+  /** Issues the key of one client domain; a domain has one active key at a time (rotate to replace it). */
+  async issueScopedKey(accountId: string, domain: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
+    const site = await this.#requireSite(accountId, domain);
+    if (await this.keys.hasActiveKeyForSite(site.pk)) {
+      throw new AdminError(`site ${site.domain} already has an active key: rotate or revoke it`);
+    }
+    return this.#issue(accountId, site, options);
+  }
+
+  /** Issues a new key with the same reach and stops the old one at once. */
+  async rotateKey(keyId: string): Promise<IssuedKey> {
+    const old = await this.#requireActiveKey(keyId);
+    const site = old.sitePk === null ? null : { pk: old.sitePk, domain: old.domain!, clientRef: old.clientRef };
+    const fresh = await this.#issue(old.accountId, site, { label: old.label ?? undefined });
+    await this.keys.revoke(keyId, this.#now(), fresh.keyId);
+    return fresh;
+  }
+
+  /** Removes a key's API access; the site's tracking and data are untouched. */
+  async revokeKey(keyId: string): Promise<void> {
+    await this.#requireActiveKey(keyId);
+    await this.keys.revoke(keyId, this.#now());
+  }
+
+  /** What an active key reads, or null when the value is unknown, revoked or rotated away. */
+  async describeKey(key: string): Promise<KeyInfo | null> {
+    if (!isWellFormedKey(key)) return null;
+    const hash = await hashKey(key);
+    const match = (await this.keys.findByLookup(keyLookup(key))).find((k) => k.hash === hash && k.revokedAt === null);
+    return match ? ((await this.keys.info(match.id)) ?? null) : null;
+  }
+
+  /** Every key of an account, without values. */
+  async listKeys(accountId: string): Promise<KeyInfo[]> {
+    return this.keys.list(accountId);
+  }
+
+  /** Loads companies (inserted, or replaced by id). */
+  async loadCompanies(accountId: string, companies: CompanyInput[]): Promise<number> {
+    await this.#requireAccount(accountId);
+    return this.ingest.loadCompanies(accountId, companies, this.#now());
+  }
+
+  /** Loads people (inserted, or replaced by id) with their visits per client site. */
+  async loadPeople(accountId: string, people: PersonInput[]): Promise<number> {
+    await this.#requireAccount(accountId);
+    return this.ingest.loadPeople(accountId, people, await this.sites.list(accountId));
+  }
+
+  /** Loads events; returns how many were new (an eventId already loaded is skipped). */
+  async loadEvents(accountId: string, events: EventInput[]): Promise<number> {
+    await this.#requireAccount(accountId);
+    return this.ingest.loadEvents(accountId, events, await this.sites.list(accountId));
+  }
+
+  async #issue(accountId: string, site: Site | null, options: IssueKeyOptions): Promise<IssuedKey> {
+    const key = options.value ?? generateKey();
+    if (!isWellFormedKey(key)) throw new AdminError('key value must be vi_live_ followed by 40 lowercase hex characters');
+    const hash = await hashKey(key);
+    const clash = (await this.keys.findByLookup(keyLookup(key))).some((k) => k.hash === hash);
+    if (clash) throw new AdminError('that key value is already in use');
+    const keyId = `key_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
+    await this.keys.insert({ id: keyId, accountId, sitePk: site?.pk ?? null, lookup: keyLookup(key), hash, label: options.label ?? null, nowSeconds: this.#now() });
+    return { keyId, key, accountId, domain: site?.domain ?? null, clientRef: site?.clientRef ?? null };
+  }
+
+  async #requireAccount(accountId: string): Promise<void> {
+    if (!(await this.hasAccount(accountId))) throw new AdminError(`no account ${accountId}`);
+  }
+
+  async #requireSite(accountId: string, domain: string): Promise<Site> {
+    await this.#requireAccount(accountId);
+    const normalized = normalizeDomain(String(domain));
+    const site = normalized ? await this.sites.findByDomain(accountId, normalized) : undefined;
+    if (!site) throw new AdminError(`site ${domain} is not registered in account ${accountId}`);
+    return site;
+  }
+
+  async #requireActiveKey(keyId: string) {
+    const info = await this.keys.info(keyId);
+    if (!info) throw new AdminError(`no key ${keyId}`);
+    if (info.revokedAt !== null) throw new AdminError(`key ${keyId} is already revoked`);
+    return info;
+  }
+
+  #now(): number {
+    return toEpochSeconds(this.clock.now());
+  }
+}

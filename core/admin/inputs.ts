@@ -1,0 +1,92 @@
+/** A time given to the admin surface: a Date, ISO 8601 text, or epoch milliseconds. */
+export type TimeInput = Date | string | number;
+
+/** A company to load. `id` is the public identifier, unique within the account. */
+export interface CompanyInput {
+  id: string;
+  name: string;
+  domain?: string | null;
+  standardizedIndustry?: string | null;
+  location?: string | null;
+  region?: string | null;
+  linkedinUrl?: string | null;
+  employeeCount?: number | null;
+  isHotCompany?: boolean;
+  trafficType?: string | null;
+  adPlatform?: string | null;
+}
+
+/** A person's visits to one client site. */
+export interface VisitInput {
+  domain: string;
+  visitCount: number;
+  firstSeen: TimeInput;
+  lastSeen: TimeInput;
+}
+
+/**
+ * A person to load. Their account-wide visitCount, firstSeen and lastSeen are derived from
+ * `visits` (sum, earliest, latest), and they are attributed to the site of the latest visit.
+ */
+export interface PersonInput {
+  id: string;
+  email?: string | null;
+  businessEmail?: string | null;
+  personalEmail?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  title?: string | null;
+  company?: string | null;
+  location?: string | null;
+  region?: string | null;
+  linkedinUrl?: string | null;
+  phone?: string | null;
+  profileImageUrl?: string | null;
+  isHotLead?: boolean;
+  classifiedSeniority?: string | null;
+  classifiedJobFunction?: string | null;
+  trafficType?: string | null;
+  adPlatform?: string | null;
+  /** The id of a company loaded into the same account. */
+  companyId?: string | null;
+  visits: VisitInput[];
+}
+
+/**
+ * An event to load. Fields beyond the required ones are kept as given and returned on
+ * this event only, so new event types need no change here.
+ */
+export interface EventInput {
+  eventId: string;
+  personId: string;
+  sessionId: string;
+  eventType: string;
+  timestamp: TimeInput;
+  url: string;
+  /** The client site the event happened on; must be registered in the account. */
+  domain: string;
+  [typeSpecific: string]: unknown;
+}
+
+/** A mistake in what was given to the admin surface. */
+export class AdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+/** Epoch seconds from a time input, or an AdminError naming the field. */
+export function toSeconds(value: TimeInput, field: string): number {
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new AdminError(`${field} is not a valid time: ${String(value)}`);
+  return Math.floor(ms / 1000);
+}
+
+/** Checks a required non-empty string. */
+export function requireText(value: unknown, field: string, max = 512): string {
+  if (typeof value !== 'string' || value.length === 0 || value.length > max) {
+    throw new AdminError(`${field} must be a non-empty string of at most ${max} characters`);
+  }
+  return value;
+}

@@ -1,0 +1,162 @@
+import { Admin } from './admin/admin.ts';
+import { authenticate } from './auth/authenticate.ts';
+import type { Services } from './http/context.ts';
+import { ApiError, badRequest } from './http/errors.ts';
+import { Query } from './http/query.ts';
+import { errorResponse, json } from './http/respond.ts';
+import { READ_ROUTES, createMatcher, type Route } from './http/routes.ts';
+import { HourlyRateLimiter, type RateDecision } from './limits/rate-limiter.ts';
+import { CursorSigner } from './paging/cursor.ts';
+import { API_VERSION, type Health } from './resources/types.ts';
+import type { Caller } from './scope/view.ts';
+import { CompaniesStore } from './store/companies-store.ts';
+import { EventsStore } from './store/events-store.ts';
+import { IngestStore } from './store/ingest-store.ts';
+import { KeysStore } from './store/keys-store.ts';
+import { migrateToLatest, prepareConnection } from './store/migrations.ts';
+import { PeopleStore } from './store/people-store.ts';
+import type { Db } from './store/schema.ts';
+import { SitesStore } from './store/sites-store.ts';
+import { StatsStore } from './store/stats-store.ts';
+import { systemClock, type Clock } from './time/clock.ts';
+import { isoSeconds, toEpochSeconds } from './time/iso.ts';
+import { loadOrCreateSecret } from './store/meta-store.ts';
+
+/** Requests per hour, per customer account and per domain-scoped key. */
+export interface RateLimits {
+  /** Shared by all of an account's unscoped keys. Default 1000. */
+  accountPerHour: number;
+  /** Each domain-scoped key's own budget. Default 1000. */
+  scopedKeyPerHour: number;
+}
+
+/** Options of {@link createApi}. */
+export interface ApiOptions {
+  /** The Kysely instance over SQLite; the schema is migrated on creation. */
+  db: Db;
+  /** Source of time for limits, cursors and timestamps. Default: the system clock. */
+  clock?: Clock;
+  /** Hourly request limits. */
+  rateLimits?: Partial<RateLimits>;
+  /** Secret that signs cursors. Default: a random secret kept in the database. */
+  secret?: string;
+  /** How long a cursor stays valid, in seconds. Default 3600. */
+  cursorTtlSeconds?: number;
+  /** Page size when `limit` is not given. Default 50. */
+  defaultPageSize?: number;
+  /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
+  onError?: (error: unknown, request: Request) => void;
+}
+
+/** The API: a fetch handler plus the admin surface that sets up accounts, keys and data. */
+export interface Api {
+  fetch(request: Request): Promise<Response>;
+  admin: Admin;
+  db: Db;
+  clock: Clock;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { accountPerHour: 1000, scopedKeyPerHour: 1000 };
+
+/** Creates the API over a Kysely SQLite database, migrating its schema first. */
+export async function createApi(options: ApiOptions): Promise<Api> {
+  const { db } = options;
+  const clock = options.clock ?? systemClock;
+  const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const onError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
+  await prepareConnection(db);
+  await migrateToLatest(db);
+  const secret = options.secret ?? (await loadOrCreateSecret(db));
+
+  const services: Services = {
+    clock,
+    cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600),
+    sites: new SitesStore(db),
+    keys: new KeysStore(db),
+    people: new PeopleStore(db),
+    companies: new CompaniesStore(db),
+    events: new EventsStore(db),
+    stats: new StatsStore(db),
+    defaultPageSize: options.defaultPageSize ?? 50,
+  };
+  const admin = new Admin(db, clock, services.sites, services.keys, new IngestStore(db));
+  const limiter = new HourlyRateLimiter(clock);
+  const match = createMatcher(READ_ROUTES);
+
+  /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
+  const takeBudget = (caller: Caller): RateDecision =>
+    caller.scopeSite
+      ? limiter.take(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour)
+      : limiter.take(`account:${caller.accountId}`, limits.accountPerHour);
+
+  async function route(request: Request, url: URL, found: Route, params: Record<string, string>, rate: { decision?: RateDecision }) {
+    const caller = await authenticate(request, services.keys);
+    rate.decision = takeBudget(caller);
+    if (!rate.decision.allowed) {
+      throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
+        'retry-after': String(rate.decision.retryAfterSeconds),
+      });
+    }
+    return found.handler({
+      request,
+      url,
+      params: decodeParams(params),
+      query: new Query(url.searchParams),
+      caller,
+      nowSeconds: toEpochSeconds(clock.now()),
+      services,
+    });
+  }
+
+  async function fetch(request: Request): Promise<Response> {
+    const rate: { decision?: RateDecision } = {};
+    let response: Response;
+    try {
+      const url = new URL(request.url);
+      if (url.pathname === '/v1/health' && request.method === 'GET') {
+        const body: Health = { status: 'ok', version: API_VERSION, time: isoSeconds(toEpochSeconds(clock.now())) };
+        response = json(body);
+      } else {
+        const found = await match(request);
+        if (found.kind === 'route') response = await route(request, url, found.route, found.params, rate);
+        else if (found.kind === 'wrong_method' || url.pathname === '/v1/health') {
+          const allow = found.kind === 'wrong_method' ? found.allow : 'GET';
+          response = errorResponse(new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${url.pathname}; allowed: ${allow}.`, { allow }));
+        } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${safePath(url.pathname)}.`));
+      }
+    } catch (error) {
+      if (error instanceof ApiError) response = errorResponse(error);
+      else {
+        onError(error, request);
+        response = errorResponse(new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));
+      }
+    }
+    return finish(response, rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 });
+  }
+
+  return { fetch, admin, db, clock };
+}
+
+/** Adds the headers every response carries. */
+function finish(response: Response, rate: RateDecision): Response {
+  response.headers.set('x-request-id', `req_${crypto.randomUUID().replace(/-/g, '')}`);
+  response.headers.set('x-ratelimit-limit', String(rate.limit));
+  response.headers.set('x-ratelimit-remaining', String(rate.remaining));
+  return response;
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params)) {
+    try {
+      out[name] = decodeURIComponent(value);
+    } catch {
+      throw badRequest(`Path parameter ${name} is not valid percent-encoding.`);
+    }
+  }
+  return out;
+}
+
+function safePath(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
+}

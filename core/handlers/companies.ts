@@ -1,0 +1,30 @@
+import { notFound } from '../http/errors.ts';
+import type { RequestContext } from '../http/context.ts';
+import { json } from '../http/respond.ts';
+import { cutPage } from '../paging/page.ts';
+import type { Company, ListResponse } from '../resources/types.ts';
+import { LAST_SEEN_AFTER, PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
+
+/** `GET /v1/companies`: companies in the caller's view, `lastSeen` descending. */
+export async function listCompanies(ctx: RequestContext): Promise<Response> {
+  const { query, services, nowSeconds } = ctx;
+  query.allowOnly([...PAGING_PARAMS, ...SITE_FILTER_PARAMS, LAST_SEEN_AFTER]);
+  const siteFilters = readSiteFilters(query);
+  const afterMs = query.instant(LAST_SEEN_AFTER);
+  const filters = { lastSeenAfter: afterMs === undefined ? undefined : Math.floor(afterMs / 1000) };
+  const page = await readPage(ctx, 'companies', { ...siteFilters, ...filters });
+  const view = await viewFor(ctx, siteFilters);
+  const rows = await services.companies.page(view, filters, page.after, page.limit + 1);
+  const { items, pagination } = await cutPage(rows, page, services.cursors, nowSeconds);
+  const body: ListResponse<Company> = { data: items.map((r) => r.company), pagination };
+  return json(body);
+}
+
+/** `GET /v1/companies/{id}`: one company, or 404 when absent or outside the caller's scope. */
+export async function getCompany(ctx: RequestContext): Promise<Response> {
+  ctx.query.allowOnly([]);
+  const id = ctx.params.id!;
+  const company = await ctx.services.companies.get(await viewFor(ctx, {}), id);
+  if (!company) throw notFound(`No company with id ${id} is visible to this key.`);
+  return json({ data: company });
+}

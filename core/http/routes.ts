@@ -1,0 +1,43 @@
+import { IttyRouter, type IRequest } from 'itty-router';
+import { getCompany, listCompanies } from '../handlers/companies.ts';
+import { listEvents } from '../handlers/events.ts';
+import { getPerson, listPeople } from '../handlers/people.ts';
+import { getStats } from '../handlers/stats.ts';
+import type { Handler } from './context.ts';
+
+/** An authenticated route; `/v1/health` is answered before routing. */
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  handler: Handler;
+}
+
+/** The read endpoints of the spec. */
+export const READ_ROUTES: Route[] = [
+  { method: 'GET', path: '/v1/people', handler: listPeople },
+  { method: 'GET', path: '/v1/people/:id', handler: getPerson },
+  { method: 'GET', path: '/v1/people/:id/events', handler: listEvents },
+  { method: 'GET', path: '/v1/companies', handler: listCompanies },
+  { method: 'GET', path: '/v1/companies/:id', handler: getCompany },
+  { method: 'GET', path: '/v1/stats', handler: getStats },
+];
+
+/** What routing found: a route with its path parameters, a known path with another method, or nothing. */
+export type Match =
+  | { kind: 'route'; route: Route; params: Record<string, string> }
+  | { kind: 'wrong_method'; allow: string }
+  | { kind: 'none' };
+
+/** Matches requests to routes with itty-router; a path known under other methods is told apart from an unknown one. */
+export function createMatcher(routes: Route[]): (request: Request) => Promise<Match> {
+  const router = IttyRouter<IRequest, [], Match>();
+  for (const route of routes) {
+    router[route.method.toLowerCase() as 'get' | 'post'](route.path, (req: IRequest) => ({ kind: 'route', route, params: req.params }));
+  }
+  for (const path of new Set(routes.map((r) => r.path))) {
+    const allow = routes.filter((r) => r.path === path).map((r) => r.method).join(', ');
+    router.all(path, () => ({ kind: 'wrong_method', allow }));
+  }
+  // itty-router only reads method and url, and writes params onto what it is given.
+  return async (request) => (await router.fetch({ method: request.method, url: request.url } as IRequest)) ?? { kind: 'none' };
+}

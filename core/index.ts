@@ -1,0 +1,11 @@
+/** The runtime-neutral core: `createApi` over a Kysely SQLite database, plus the contract types. */
+export { createApi, DEFAULT_RATE_LIMITS, type Api, type ApiOptions, type RateLimits } from './api.ts';
+export { Admin, type IssuedKey, type IssueKeyOptions, type SiteInfo } from './admin/admin.ts';
+export { AdminError, type CompanyInput, type EventInput, type PersonInput, type VisitInput, type TimeInput } from './admin/inputs.ts';
+export { ManualClock, systemClock, type Clock } from './time/clock.ts';
+export { KEY_PREFIX } from './auth/api-key.ts';
+export type { KeyInfo } from './store/keys-store.ts';
+export type { Database, Db } from './store/schema.ts';
+export { HOT_LEADS, LAST_SEEN_AFTER, MAX_PAGE_SIZE } from './handlers/filters.ts';
+export { DEFAULT_STATS_DAYS } from './handlers/stats.ts';
+export * from './resources/types.ts';

@@ -1,0 +1,163 @@
+/**
+ * The resource shapes of the Visitor Intelligence API, as the spec's tables define them.
+ * Handlers, the CSV writer and the conformance harness all use these one definitions.
+ */
+
+/** An ISO 8601 UTC date-time with a `Z` suffix, e.g. `2026-11-21T08:18:00Z`. */
+export type DateTime = string;
+
+/** Company data embedded in a person. */
+export interface CompanyData {
+  companyId: string;
+  name: string;
+  domain: string | null;
+  standardizedIndustry: string | null;
+  location: string | null;
+  employeeCount: number | null;
+}
+
+/** An identified visitor. Every field is always present; unknown values are `null`. */
+export interface Person {
+  id: string;
+  email: string | null;
+  businessEmail: string | null;
+  personalEmail: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  title: string | null;
+  company: string | null;
+  location: string | null;
+  region: string | null;
+  linkedinUrl: string | null;
+  phone: string | null;
+  profileImageUrl: string | null;
+  visitCount: number;
+  firstSeen: DateTime;
+  lastSeen: DateTime;
+  isHotLead: boolean;
+  classifiedSeniority: string | null;
+  classifiedJobFunction: string | null;
+  trafficType: string | null;
+  adPlatform: string | null;
+  companyData: CompanyData | null;
+  domain: string;
+  clientRef: string | null;
+}
+
+/** A company identified from its visitors. */
+export interface Company {
+  id: string;
+  name: string;
+  domain: string | null;
+  standardizedIndustry: string | null;
+  location: string | null;
+  region: string | null;
+  linkedinUrl: string | null;
+  employeeCount: number | null;
+  visitCount: number;
+  firstSeen: DateTime;
+  lastSeen: DateTime;
+  isHotCompany: boolean;
+  trafficType: string | null;
+  adPlatform: string | null;
+}
+
+/**
+ * One step of a person's journey. The first five fields are always present; the rest appear
+ * only on the event types they apply to, and unknown types may carry fields of their own.
+ */
+export interface VisitorEvent {
+  eventId: string;
+  sessionId: string;
+  eventType: string;
+  timestamp: DateTime;
+  url: string;
+  pageTitle?: string;
+  clickElement?: string;
+  clickHref?: string;
+  scrollPercentage?: number;
+  domain: string;
+  clientRef?: string;
+  [extra: string]: unknown;
+}
+
+/** The person summary carried by the events response. */
+export interface PersonSummary {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  company: string | null;
+}
+
+/** Aggregate dashboard statistics. */
+export interface Statistics {
+  totalPeople: number;
+  totalCompanies: number;
+  recentEvents: number;
+  periodDays: number;
+  dailyAverage: number;
+  generatedAt: DateTime;
+}
+
+/** The pagination object of every list response; `nextCursor` is absent on the last page. */
+export interface Pagination {
+  limit: number;
+  count: number;
+  nextCursor?: string;
+}
+
+/** A page of a list endpoint. */
+export interface ListResponse<T> {
+  data: T[];
+  pagination: Pagination;
+}
+
+/** The events endpoint's page, which also names whose journey it is. */
+export interface EventsResponse extends ListResponse<VisitorEvent> {
+  person: PersonSummary;
+}
+
+/** The body of `GET /v1/health`. */
+export interface Health {
+  status: 'ok';
+  version: string;
+  time: DateTime;
+}
+
+/** Every error code the API answers with. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'validation_error'
+  | 'invalid_cursor'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'scope_not_supported'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'rate_limit_exceeded'
+  | 'too_many_exports'
+  | 'internal_error';
+
+/** The error envelope. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; status: number };
+}
+
+/** Event fields the spec names; anything else on an event is type-specific and passed through. */
+export const KNOWN_EVENT_FIELDS = [
+  'eventId',
+  'sessionId',
+  'eventType',
+  'timestamp',
+  'url',
+  'pageTitle',
+  'clickElement',
+  'clickHref',
+  'scrollPercentage',
+  'domain',
+  'clientRef',
+] as const;
+
+/** The interface version this implementation serves. */
+export const API_VERSION = '1.0.0';

@@ -1,0 +1,64 @@
+import { domainMatches } from './domain.ts';
+
+/** A client site as the core sees it. */
+export interface Site {
+  pk: number;
+  domain: string;
+  clientRef: string | null;
+}
+
+/** Who is asking: the account, the key, and for a domain-scoped key the one site it may read. */
+export interface Caller {
+  accountId: string;
+  keyPk: number;
+  scopeSite: Site | null;
+}
+
+/** The client filters a read endpoint accepts. */
+export interface SiteFilters {
+  domain?: string;
+  clientRef?: string;
+}
+
+/**
+ * What a request may read after the scope ceiling and the client filters are applied:
+ * - `account`: the whole account, with account-wide figures;
+ * - `sites`: an account key narrowed to some sites; figures stay account-wide;
+ * - `site`: a domain-scoped key; rows and figures come only from its site;
+ * - `empty`: nothing can match, so no query is needed.
+ */
+export type View =
+  | { kind: 'account'; accountId: string }
+  | { kind: 'sites'; accountId: string; sites: Site[] }
+  | { kind: 'site'; accountId: string; site: Site }
+  | { kind: 'empty'; accountId: string };
+
+/** Applies the caller's ceiling, then the filters; `loadSites` lists the account's sites when filters need them. */
+export async function resolveView(
+  caller: Caller,
+  filters: SiteFilters,
+  loadSites: (accountId: string) => Promise<Site[]>,
+): Promise<View> {
+  const { accountId, scopeSite } = caller;
+  const filtered = filters.domain !== undefined || filters.clientRef !== undefined;
+  if (scopeSite) {
+    // The scope is a ceiling: a filter can narrow it to nothing but never widen it.
+    return !filtered || siteMatches(scopeSite, filters)
+      ? { kind: 'site', accountId, site: scopeSite }
+      : { kind: 'empty', accountId };
+  }
+  if (!filtered) return { kind: 'account', accountId };
+  const sites = (await loadSites(accountId)).filter((site) => siteMatches(site, filters));
+  return sites.length > 0 ? { kind: 'sites', accountId, sites } : { kind: 'empty', accountId };
+}
+
+function siteMatches(site: Site, filters: SiteFilters): boolean {
+  if (filters.domain !== undefined && !domainMatches(site.domain, filters.domain)) return false;
+  if (filters.clientRef !== undefined && site.clientRef !== filters.clientRef) return false;
+  return true;
+}
+
+/** A stable text naming the caller's scope, for binding cursors to it. */
+export function scopeTag(caller: Caller): string {
+  return caller.scopeSite ? `${caller.accountId}/site:${caller.scopeSite.pk}` : `${caller.accountId}/account`;
+}

@@ -1,0 +1,239 @@
+import type { Transaction } from 'kysely';
+import { AdminError, requireText, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
+import { KNOWN_EVENT_FIELDS } from '../resources/types.ts';
+import type { Site } from '../scope/view.ts';
+import { normalizeDomain } from '../scope/domain.ts';
+import { isoSeconds } from '../time/iso.ts';
+import type { Database, Db } from './schema.ts';
+
+/** Rows per multi-row INSERT: well under SQLite's bound-parameter limit for our widest table. */
+const CHUNK = 400;
+
+/** Loads companies, people and events into an account. Each load is one transaction: all or nothing. */
+export class IngestStore {
+  constructor(private readonly db: Db) {}
+
+  /** Inserts or replaces companies by id. */
+  async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number): Promise<number> {
+    const rows = companies.map((c, i) => ({
+      account_id: accountId,
+      id: requireText(c.id, `companies[${i}].id`, 128),
+      name: requireText(c.name, `companies[${i}].name`),
+      domain: c.domain ?? null,
+      standardized_industry: c.standardizedIndustry ?? null,
+      location: c.location ?? null,
+      region: c.region ?? null,
+      linkedin_url: c.linkedinUrl ?? null,
+      employee_count: c.employeeCount ?? null,
+      is_hot_company: c.isHotCompany ? 1 : 0,
+      traffic_type: c.trafficType ?? null,
+      ad_platform: c.adPlatform ?? null,
+      visit_count: 0,
+      first_seen: nowSeconds,
+      last_seen: nowSeconds,
+      loaded_at: nowSeconds,
+    }));
+    await this.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        await trx
+          .insertInto('companies')
+          .values(rows.slice(i, i + CHUNK))
+          .onConflict((oc) =>
+            oc.columns(['account_id', 'id']).doUpdateSet((eb) => ({
+              name: eb.ref('excluded.name'),
+              domain: eb.ref('excluded.domain'),
+              standardized_industry: eb.ref('excluded.standardized_industry'),
+              location: eb.ref('excluded.location'),
+              region: eb.ref('excluded.region'),
+              linkedin_url: eb.ref('excluded.linkedin_url'),
+              employee_count: eb.ref('excluded.employee_count'),
+              is_hot_company: eb.ref('excluded.is_hot_company'),
+              traffic_type: eb.ref('excluded.traffic_type'),
+              ad_platform: eb.ref('excluded.ad_platform'),
+            })),
+          )
+          .execute();
+      }
+      await refreshCompanyActivity(trx, accountId);
+    });
+    return rows.length;
+  }
+
+  /** Inserts or replaces people by id, with their visits per site. */
+  async loadPeople(accountId: string, people: PersonInput[], sites: Site[]): Promise<number> {
+    const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
+    const prepared = people.map((p, i) => preparePerson(accountId, p, i, siteByDomain));
+    await this.db.transaction().execute(async (trx) => {
+      const companyIds = [...new Set(people.map((p) => p.companyId).filter((id): id is string => !!id))];
+      const companyPks = await pksById(trx, 'companies', accountId, companyIds);
+      for (let i = 0; i < prepared.length; i += CHUNK) {
+        const batch = prepared.slice(i, i + CHUNK);
+        const rows = batch.map(({ row, companyId }, j) => {
+          const companyPk = companyId ? companyPks.get(companyId) : null;
+          if (companyPk === undefined) throw new AdminError(`people[${i + j}].companyId ${companyId} is not a company of this account`);
+          return { ...row, company_pk: companyPk };
+        });
+        const inserted = await trx
+          .insertInto('people')
+          .values(rows)
+          .onConflict((oc) =>
+            oc.columns(['account_id', 'id']).doUpdateSet((eb) => {
+              const set: Record<string, unknown> = {};
+              for (const column of Object.keys(rows[0]!)) if (column !== 'account_id' && column !== 'id') set[column] = eb.ref(`excluded.${column}` as any);
+              return set;
+            }),
+          )
+          .returning(['pk', 'id'])
+          .execute();
+        const pkById = new Map(inserted.map((r) => [r.id, r.pk]));
+        const pks = inserted.map((r) => r.pk);
+        await trx.deleteFrom('person_sites').where('person_pk', 'in', pks).execute();
+        const visits = batch.flatMap(({ row, visits }) => visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id })));
+        for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
+      }
+      await refreshCompanyActivity(trx, accountId);
+    });
+    return prepared.length;
+  }
+
+  /** Inserts events; an eventId already loaded in the account is left as it was. */
+  async loadEvents(accountId: string, events: EventInput[], sites: Site[]): Promise<number> {
+    const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
+    let inserted = 0;
+    await this.db.transaction().execute(async (trx) => {
+      const personPks = await pksById(trx, 'people', accountId, [...new Set(events.map((e) => String(e.personId)))]);
+      for (let i = 0; i < events.length; i += CHUNK) {
+        const rows = events.slice(i, i + CHUNK).map((e, j) => prepareEvent(accountId, e, i + j, siteByDomain, personPks));
+        const result = await trx.insertInto('events').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+        inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+      }
+    });
+    return inserted;
+  }
+}
+
+function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomain: Map<string, Site>) {
+  const at = `people[${i}]`;
+  if (!Array.isArray(p.visits) || p.visits.length === 0) throw new AdminError(`${at}.visits must list at least one site visit`);
+  const visits = p.visits.map((v, k) => {
+    const domain = normalizeDomain(String(v.domain));
+    const site = domain ? siteByDomain.get(domain) : undefined;
+    if (!site) throw new AdminError(`${at}.visits[${k}].domain ${v.domain} is not a registered site of this account`);
+    if (!Number.isInteger(v.visitCount) || v.visitCount < 1) throw new AdminError(`${at}.visits[${k}].visitCount must be an integer ≥ 1`);
+    const first = toSeconds(v.firstSeen, `${at}.visits[${k}].firstSeen`);
+    const last = toSeconds(v.lastSeen, `${at}.visits[${k}].lastSeen`);
+    if (first > last) throw new AdminError(`${at}.visits[${k}].firstSeen is after lastSeen`);
+    return { site_pk: site.pk, visit_count: v.visitCount, first_seen: first, last_seen: last };
+  });
+  if (new Set(visits.map((v) => v.site_pk)).size !== visits.length) throw new AdminError(`${at}.visits names a site twice`);
+  const latest = visits.reduce((a, b) => (b.last_seen > a.last_seen ? b : a));
+  const row = {
+    account_id: accountId,
+    id: requireText(p.id, `${at}.id`, 128),
+    email: p.email ?? null,
+    business_email: p.businessEmail ?? null,
+    personal_email: p.personalEmail ?? null,
+    first_name: p.firstName ?? null,
+    last_name: p.lastName ?? null,
+    title: p.title ?? null,
+    company: p.company ?? null,
+    location: p.location ?? null,
+    region: p.region ?? null,
+    linkedin_url: p.linkedinUrl ?? null,
+    phone: p.phone ?? null,
+    profile_image_url: p.profileImageUrl ?? null,
+    visit_count: visits.reduce((n, v) => n + v.visit_count, 0),
+    first_seen: Math.min(...visits.map((v) => v.first_seen)),
+    last_seen: latest.last_seen,
+    is_hot_lead: p.isHotLead ? 1 : 0,
+    classified_seniority: p.classifiedSeniority ?? null,
+    classified_job_function: p.classifiedJobFunction ?? null,
+    traffic_type: p.trafficType ?? null,
+    ad_platform: p.adPlatform ?? null,
+    last_site_pk: latest.site_pk,
+  };
+  return { row, visits, companyId: p.companyId ?? null };
+}
+
+function prepareEvent(accountId: string, e: EventInput, i: number, siteByDomain: Map<string, Site>, personPks: Map<string, number>) {
+  const at = `events[${i}]`;
+  const eventId = requireText(e.eventId, `${at}.eventId`, 128);
+  const personPk = personPks.get(String(e.personId));
+  if (personPk === undefined) throw new AdminError(`${at}.personId ${e.personId} is not a person of this account`);
+  const domain = normalizeDomain(String(e.domain));
+  const site = domain ? siteByDomain.get(domain) : undefined;
+  if (!site) throw new AdminError(`${at}.domain ${e.domain} is not a registered site of this account`);
+  const eventType = requireText(e.eventType, `${at}.eventType`, 64);
+  const ts = toSeconds(e.timestamp, `${at}.timestamp`);
+  // The stored body is the event exactly as the API returns it: known fields first, then
+  // whatever else this type carries, then the client attribution.
+  const body: Record<string, unknown> = {
+    eventId,
+    sessionId: requireText(e.sessionId, `${at}.sessionId`, 128),
+    eventType,
+    timestamp: isoSeconds(ts),
+    url: requireText(e.url, `${at}.url`, 4096),
+  };
+  for (const [field, value] of Object.entries(e)) {
+    if (field === 'personId' || value === undefined || value === null) continue;
+    if (field in body || field === 'domain' || field === 'clientRef') continue;
+    if (field === 'scrollPercentage' && (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 100)) {
+      throw new AdminError(`${at}.scrollPercentage must be an integer from 0 to 100`);
+    }
+    body[field] = value;
+  }
+  body.domain = site.domain;
+  if (site.clientRef !== null) body.clientRef = site.clientRef;
+  return { account_id: accountId, person_pk: personPk, site_pk: site.pk, event_id: eventId, event_type: eventType, ts, body: JSON.stringify(body) };
+}
+
+/** Internal keys of rows by public id, for the ids given. */
+async function pksById(trx: Transaction<Database>, table: 'people' | 'companies', accountId: string, ids: string[]) {
+  const map = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = await trx
+      .selectFrom(table)
+      .select(['pk', 'id'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids.slice(i, i + CHUNK))
+      .execute();
+    for (const r of rows) map.set(r.id, r.pk);
+  }
+  return map;
+}
+
+/** Recomputes every company's activity, account-wide and per site, from its people's visits. */
+async function refreshCompanyActivity(trx: Transaction<Database>, accountId: string): Promise<void> {
+  const accountCompanies = trx.selectFrom('companies').select('pk').where('account_id', '=', accountId);
+  await trx.deleteFrom('company_sites').where('company_pk', 'in', accountCompanies).execute();
+  await trx
+    .insertInto('company_sites')
+    .columns(['company_pk', 'site_pk', 'company_id', 'visit_count', 'first_seen', 'last_seen'])
+    .expression((eb) =>
+      eb
+        .selectFrom('person_sites as ps')
+        .innerJoin('people as p', 'p.pk', 'ps.person_pk')
+        .innerJoin('companies as c', 'c.pk', 'p.company_pk')
+        .select((e) => [
+          'c.pk',
+          'ps.site_pk',
+          'c.id',
+          e.fn.sum<number>('ps.visit_count').as('visit_count'),
+          e.fn.min<number>('ps.first_seen').as('first_seen'),
+          e.fn.max<number>('ps.last_seen').as('last_seen'),
+        ])
+        .where('p.account_id', '=', accountId)
+        .groupBy(['c.pk', 'ps.site_pk']),
+    )
+    .execute();
+  const ofCompany = (eb: any) => eb.selectFrom('people as p').whereRef('p.company_pk', '=', 'companies.pk');
+  await trx
+    .updateTable('companies')
+    .set((eb) => ({
+      visit_count: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.sum('p.visit_count').as('v')), eb.val(0)),
+      first_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.min('p.first_seen').as('v')), eb.ref('companies.loaded_at')),
+      last_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.max('p.last_seen').as('v')), eb.ref('companies.loaded_at')),
+    }))
+    .where('account_id', '=', accountId)
+    .execute();
+}

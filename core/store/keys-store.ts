@@ -1,0 +1,135 @@
+import type { Db } from './schema.ts';
+
+/** A stored key with what authentication needs to know about it. */
+export interface KeyRecord {
+  pk: number;
+  id: string;
+  accountId: string;
+  hash: string;
+  revokedAt: number | null;
+  site: { pk: number; domain: string; clientRef: string | null } | null;
+}
+
+/** The public description of a key: never its value or hash. */
+export interface KeyInfo {
+  keyId: string;
+  accountId: string;
+  domain: string | null;
+  clientRef: string | null;
+  label: string | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** Reads and writes API keys, which are stored only as hashes. */
+export class KeysStore {
+  constructor(private readonly db: Db) {}
+
+  /** Candidate keys whose lookup prefix matches; the caller compares hashes in constant time. */
+  async findByLookup(lookup: string): Promise<KeyRecord[]> {
+    const rows = await this.db
+      .selectFrom('api_keys as k')
+      .leftJoin('sites as s', 's.pk', 'k.site_pk')
+      .select(['k.pk', 'k.id', 'k.account_id', 'k.hash', 'k.revoked_at', 's.pk as site_pk', 's.domain', 's.client_ref'])
+      .where('k.lookup', '=', lookup)
+      .execute();
+    return rows.map((r) => ({
+      pk: r.pk,
+      id: r.id,
+      accountId: r.account_id,
+      hash: r.hash,
+      revokedAt: r.revoked_at,
+      site: r.site_pk === null ? null : { pk: r.site_pk, domain: r.domain!, clientRef: r.client_ref },
+    }));
+  }
+
+  /** Stores a new key's hash. */
+  async insert(row: {
+    id: string;
+    accountId: string;
+    sitePk: number | null;
+    lookup: string;
+    hash: string;
+    label: string | null;
+    nowSeconds: number;
+  }): Promise<void> {
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id: row.id,
+        account_id: row.accountId,
+        site_pk: row.sitePk,
+        lookup: row.lookup,
+        hash: row.hash,
+        label: row.label,
+        created_at: row.nowSeconds,
+      })
+      .execute();
+  }
+
+  /** A key's description by its id. */
+  async info(keyId: string): Promise<(KeyInfo & { sitePk: number | null }) | undefined> {
+    const r = await this.db
+      .selectFrom('api_keys as k')
+      .leftJoin('sites as s', 's.pk', 'k.site_pk')
+      .select(['k.id', 'k.account_id', 'k.site_pk', 'k.label', 'k.created_at', 'k.revoked_at', 's.domain', 's.client_ref'])
+      .where('k.id', '=', keyId)
+      .executeTakeFirst();
+    return r && toInfo(r);
+  }
+
+  /** Every key of an account, newest first. */
+  async list(accountId: string): Promise<KeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('api_keys as k')
+      .leftJoin('sites as s', 's.pk', 'k.site_pk')
+      .select(['k.id', 'k.account_id', 'k.site_pk', 'k.label', 'k.created_at', 'k.revoked_at', 's.domain', 's.client_ref'])
+      .where('k.account_id', '=', accountId)
+      .orderBy('k.pk', 'desc')
+      .execute();
+    return rows.map(toInfo);
+  }
+
+  /** Whether a site already has a key that is not revoked. */
+  async hasActiveKeyForSite(sitePk: number): Promise<boolean> {
+    const r = await this.db
+      .selectFrom('api_keys')
+      .select('pk')
+      .where('site_pk', '=', sitePk)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /** Marks a key revoked, naming its successor when it was rotated away. */
+  async revoke(keyId: string, nowSeconds: number, replacedBy: string | null = null): Promise<void> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ revoked_at: nowSeconds, replaced_by: replacedBy })
+      .where('id', '=', keyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}
+
+function toInfo(r: {
+  id: string;
+  account_id: string;
+  site_pk: number | null;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+  domain: string | null;
+  client_ref: string | null;
+}): KeyInfo & { sitePk: number | null } {
+  return {
+    keyId: r.id,
+    accountId: r.account_id,
+    sitePk: r.site_pk,
+    domain: r.domain,
+    clientRef: r.client_ref,
+    label: r.label,
+    createdAt: r.created_at,
+    revokedAt: r.revoked_at,
+  };
+}

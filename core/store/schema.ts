@@ -1,0 +1,137 @@
+import type { Generated, Kysely } from 'kysely';
+
+/**
+ * Table types for Kysely. Times are whole seconds since the Unix epoch (UTC);
+ * booleans are 0/1 integers, as SQLite stores them.
+ */
+export interface Database {
+  meta: MetaTable;
+  accounts: AccountsTable;
+  sites: SitesTable;
+  api_keys: ApiKeysTable;
+  companies: CompaniesTable;
+  company_sites: CompanySitesTable;
+  people: PeopleTable;
+  person_sites: PersonSitesTable;
+  events: EventsTable;
+}
+
+/** The Kysely instance the core runs on. */
+export type Db = Kysely<Database>;
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  created_at: number;
+}
+
+/** A client site: a tracked domain of an account, with the partner's optional label. */
+export interface SitesTable {
+  pk: Generated<number>;
+  account_id: string;
+  domain: string;
+  client_ref: string | null;
+  created_at: number;
+}
+
+export interface ApiKeysTable {
+  pk: Generated<number>;
+  id: string;
+  account_id: string;
+  /** Set for a domain-scoped key: the one site it may read. */
+  site_pk: number | null;
+  /** The first hex characters of the key: finds the row without revealing the key. */
+  lookup: string;
+  /** Hex SHA-256 of the whole key; the key itself is never stored. */
+  hash: string;
+  label: string | null;
+  created_at: number;
+  revoked_at: number | null;
+  replaced_by: string | null;
+}
+
+export interface CompaniesTable {
+  pk: Generated<number>;
+  account_id: string;
+  id: string;
+  name: string;
+  domain: string | null;
+  standardized_industry: string | null;
+  location: string | null;
+  region: string | null;
+  linkedin_url: string | null;
+  employee_count: number | null;
+  is_hot_company: number;
+  traffic_type: string | null;
+  ad_platform: string | null;
+  visit_count: number;
+  first_seen: number;
+  last_seen: number;
+  loaded_at: number;
+}
+
+/** A company's activity on one site, derived from its people's visits there. */
+export interface CompanySitesTable {
+  company_pk: number;
+  site_pk: number;
+  company_id: string;
+  visit_count: number;
+  first_seen: number;
+  last_seen: number;
+}
+
+export interface PeopleTable {
+  pk: Generated<number>;
+  account_id: string;
+  id: string;
+  email: string | null;
+  business_email: string | null;
+  personal_email: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  company: string | null;
+  location: string | null;
+  region: string | null;
+  linkedin_url: string | null;
+  phone: string | null;
+  profile_image_url: string | null;
+  visit_count: number;
+  first_seen: number;
+  last_seen: number;
+  is_hot_lead: number;
+  classified_seniority: string | null;
+  classified_job_function: string | null;
+  traffic_type: string | null;
+  ad_platform: string | null;
+  company_pk: number | null;
+  /** The site of the person's most recent visit: their attribution in the account-wide view. */
+  last_site_pk: number;
+}
+
+/** A person's visits to one site. */
+export interface PersonSitesTable {
+  person_pk: number;
+  site_pk: number;
+  person_id: string;
+  visit_count: number;
+  first_seen: number;
+  last_seen: number;
+}
+
+export interface EventsTable {
+  pk: Generated<number>;
+  account_id: string;
+  person_pk: number;
+  site_pk: number;
+  event_id: string;
+  event_type: string;
+  ts: number;
+  /** The event exactly as the API returns it, as JSON text. */
+  body: string;
+}

@@ -1,0 +1,38 @@
+/** Renders epoch seconds as ISO 8601 UTC with `Z` and whole seconds: `2026-11-21T08:18:00Z`. */
+export function isoSeconds(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().slice(0, 19) + 'Z';
+}
+
+/** Whole epoch seconds from milliseconds. */
+export function toEpochSeconds(ms: number): number {
+  return Math.floor(ms / 1000);
+}
+
+const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Parses an ISO 8601 date (`2026-11-01`, midnight UTC) or date-time with an explicit zone
+ * (`Z` or `±hh:mm`). Returns epoch milliseconds, or null when the text is not such a time.
+ */
+export function parseIsoInstant(text: string): number | null {
+  let m = DATE_ONLY.exec(text);
+  if (m) {
+    const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+    return sameCalendarDay(ms, m) ? ms : null;
+  }
+  m = DATE_TIME.exec(text);
+  if (!m) return null;
+  const [hh, mi, ss] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
+  if (hh > 23 || mi > 59 || ss > 59) return null;
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) return null;
+  // Date.parse rolls 2026-02-30 over to March; a real calendar date must round-trip.
+  const local = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return sameCalendarDay(local, m) ? ms : null;
+}
+
+function sameCalendarDay(ms: number, m: RegExpExecArray): boolean {
+  const d = new Date(ms);
+  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() + 1 === Number(m[2]) && d.getUTCDate() === Number(m[3]);
+}
