@@ -4,7 +4,7 @@ import type { Services } from './http/context.ts';
 import { ApiError, badRequest } from './http/errors.ts';
 import { Query } from './http/query.ts';
 import { errorResponse, json } from './http/respond.ts';
-import { READ_ROUTES, createMatcher, type Route } from './http/routes.ts';
+import { ROUTES, createMatcher, type Route } from './http/routes.ts';
 import { HourlyRateLimiter, type RateDecision } from './limits/rate-limiter.ts';
 import { CursorSigner } from './paging/cursor.ts';
 import { API_VERSION, type Health } from './resources/types.ts';
@@ -81,7 +81,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   };
   const admin = new Admin(db, clock, services.sites, services.keys, new IngestStore(db));
   const limiter = new HourlyRateLimiter(clock);
-  const match = createMatcher(READ_ROUTES);
+  const match = createMatcher(ROUTES);
 
   /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
   const takeBudget = (caller: Caller): RateDecision =>

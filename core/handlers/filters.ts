@@ -42,7 +42,8 @@ export function viewFor(ctx: RequestContext, filters: SiteFilters): Promise<View
 export async function readPage(ctx: RequestContext, route: string, filters: Record<string, unknown>): Promise<PageRequest> {
   const limit = ctx.query.integer('limit', 1, MAX_PAGE_SIZE, ctx.services.defaultPageSize);
   const context = JSON.stringify([route, scopeTag(ctx.caller), filters]);
-  const cursor = ctx.query.string('cursor', { maxLength: 512 });
+  // Any unusable cursor, even an empty or huge one, is an invalid cursor rather than a bad parameter.
+  const cursor = ctx.url.searchParams.get('cursor') ?? undefined;
   const after = await readCursor(ctx.services.cursors, cursor, context, ctx.nowSeconds);
   return { limit, after, context };
 }

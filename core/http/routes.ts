@@ -1,6 +1,7 @@
 import { IttyRouter, type IRequest } from 'itty-router';
 import { getCompany, listCompanies } from '../handlers/companies.ts';
 import { listEvents } from '../handlers/events.ts';
+import { startExport } from '../handlers/exports.ts';
 import { getPerson, listPeople } from '../handlers/people.ts';
 import { getStats } from '../handlers/stats.ts';
 import type { Handler } from './context.ts';
@@ -12,14 +13,15 @@ export interface Route {
   handler: Handler;
 }
 
-/** The read endpoints of the spec. */
-export const READ_ROUTES: Route[] = [
+/** The endpoints of the spec that need a key. */
+export const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/people', handler: listPeople },
   { method: 'GET', path: '/v1/people/:id', handler: getPerson },
   { method: 'GET', path: '/v1/people/:id/events', handler: listEvents },
   { method: 'GET', path: '/v1/companies', handler: listCompanies },
   { method: 'GET', path: '/v1/companies/:id', handler: getCompany },
   { method: 'GET', path: '/v1/stats', handler: getStats },
+  { method: 'POST', path: '/v1/exports', handler: startExport },
 ];
 
 /** What routing found: a route with its path parameters, a known path with another method, or nothing. */

@@ -1,0 +1,83 @@
+import { CompiledQuery } from 'kysely';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Site, View } from '../../core/scope/view.ts';
+import { createWorld, type World } from '../support/world.ts';
+
+/**
+ * Every list query must walk an index in the list's order: a keyset range scan, with no
+ * temporary B-tree (a sort) and no scan of a whole table. Kysely's compile() gives the SQL
+ * each store would run, and SQLite's EXPLAIN QUERY PLAN says how it would run it.
+ */
+describe('query plans of the list endpoints', () => {
+  let world: World;
+  const after = { sortValue: 1_800_000_000, id: 'per_050' };
+
+  /** Runs a store call, recording the SQL it sends, and returns SQLite's plan for each statement. */
+  const capture = async (run: () => Promise<unknown>): Promise<string[]> => {
+    const executor = (world.api.db as any).getExecutor();
+    const executeQuery = executor.executeQuery.bind(executor);
+    const seen: CompiledQuery[] = [];
+    executor.executeQuery = (compiled: CompiledQuery, id: unknown) => {
+      seen.push(compiled);
+      return executeQuery(compiled, id);
+    };
+    try {
+      await run();
+    } finally {
+      executor.executeQuery = executeQuery;
+    }
+    const plans: string[] = [];
+    for (const q of seen) {
+      const { rows } = await world.api.db.executeQuery<{ detail: string }>(CompiledQuery.raw(`EXPLAIN QUERY PLAN ${q.sql}`, [...q.parameters]));
+      plans.push(rows.map((r) => r.detail).join(' | '));
+    }
+    return plans;
+  };
+
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+
+  const site = (): Site => ({ pk: 1, domain: 'alpha.example', clientRef: 'alpha' });
+  const views = (): View[] => [
+    { kind: 'account', accountId: 'acc_a' },
+    { kind: 'sites', accountId: 'acc_a', sites: [site(), { pk: 2, domain: 'shop.alpha.example', clientRef: 'alpha' }] },
+    { kind: 'site', accountId: 'acc_a', site: site() },
+  ];
+
+  it('pages people by an index, without sorting, in every view and filter combination', async () => {
+    const { PeopleStore } = await import('../../core/store/people-store.ts');
+    const store = new PeopleStore(world.api.db);
+    for (const view of views()) {
+      for (const filters of [{}, { hotLeadsOnly: true }, { lastSeenAfter: 1_700_000_000 }]) {
+        const [plan] = await capture(() => store.page(view, filters, after, 51));
+        if (process.env.SHOW_PLANS) console.log(plan);
+        expect(plan, `${view.kind} ${JSON.stringify(filters)}`).toMatch(/SEARCH \w+ USING (COVERING )?INDEX (people_by_last_seen|people_hot_by_last_seen|person_sites_by_last_seen)/);
+        expect(plan).not.toMatch(/TEMP B-TREE|SCAN (p|ps)\b(?! USING)/);
+      }
+    }
+  });
+
+  it('pages companies by an index, without sorting', async () => {
+    const { CompaniesStore } = await import('../../core/store/companies-store.ts');
+    const store = new CompaniesStore(world.api.db);
+    for (const view of views()) {
+      const [plan] = await capture(() => store.page(view, {}, after, 51));
+      expect(plan, view.kind).toMatch(/SEARCH \w+ USING (COVERING )?INDEX (companies_by_last_seen|company_sites_by_last_seen)/);
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+    }
+  });
+
+  it('pages a journey by an index, without sorting, with and without site and type filters', async () => {
+    const { EventsStore } = await import('../../core/store/events-store.ts');
+    const store = new EventsStore(world.api.db);
+    const position = { sortValue: 1_800_000_000, id: 'evt_0100' };
+    for (const view of views()) {
+      for (const type of [undefined, 'click']) {
+        const [plan] = await capture(() => store.page(view, 2, type, position, 101));
+        expect(plan, `${view.kind} ${type}`).toMatch(/SEARCH events USING INDEX events_journey/);
+        expect(plan).not.toMatch(/TEMP B-TREE/);
+      }
+    }
+  });
+});
