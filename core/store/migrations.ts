@@ -144,6 +144,12 @@ const migrations: Record<string, Migration> = {
         .on('person_sites')
         .columns(['site_pk', 'last_seen', 'person_id'])
         .execute();
+      // Finds a person's most recent site among some, in order, for attribution.
+      await db.schema
+        .createIndex('person_sites_by_person_recency')
+        .on('person_sites')
+        .columns(['person_pk', 'last_seen', 'site_pk'])
+        .execute();
 
       await db.schema
         .createTable('events')

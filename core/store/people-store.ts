@@ -147,6 +147,7 @@ export class PeopleStore {
           .whereRef('ps.person_pk', '=', 'p.pk')
           .where('ps.site_pk', 'in', sitePks)
           .orderBy('ps.last_seen', 'desc')
+          .orderBy('ps.site_pk', 'desc')
           .limit(1)
           .as('site_pk'),
       )
