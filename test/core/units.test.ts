@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { HourlyRateLimiter } from '../../core/limits/rate-limiter.ts';
+import { CursorSigner } from '../../core/paging/cursor.ts';
+import { domainMatches, normalizeDomain } from '../../core/scope/domain.ts';
+import { ManualClock } from '../../core/time/clock.ts';
+import { isoSeconds, parseIsoInstant } from '../../core/time/iso.ts';
+
+describe('ISO 8601 instants', () => {
+  it('parse dates as midnight UTC and date-times with Z or an offset', () => {
+    expect(parseIsoInstant('2026-11-01')).toBe(Date.UTC(2026, 10, 1));
+    expect(parseIsoInstant('2026-11-01T09:30:00Z')).toBe(Date.UTC(2026, 10, 1, 9, 30));
+    expect(parseIsoInstant('2026-11-01T09:30Z')).toBe(Date.UTC(2026, 10, 1, 9, 30));
+    expect(parseIsoInstant('2026-11-01T10:30:00.250+01:00')).toBe(Date.UTC(2026, 10, 1, 9, 30, 0, 250));
+  });
+
+  it('refuse impossible dates, missing zones and other shapes', () => {
+    for (const bad of ['2026-02-30', '2026-13-01', '2026-11-01T24:00:00Z', '2026-11-01T09:30:00', '1700000000', 'today', '2026-11-01 09:30:00Z', '']) {
+      expect(parseIsoInstant(bad), bad).toBeNull();
+    }
+  });
+
+  it('render epoch seconds as whole-second UTC with Z', () => {
+    expect(isoSeconds(0)).toBe('1970-01-01T00:00:00Z');
+    expect(isoSeconds(1_795_000_000)).toBe('2026-11-18T11:06:40Z');
+  });
+});
+
+describe('domains', () => {
+  it('match themselves and their subdomains, never look-alikes or parents', () => {
+    expect(domainMatches('example.com', 'example.com')).toBe(true);
+    expect(domainMatches('www.example.com', 'example.com')).toBe(true);
+    expect(domainMatches('a.b.example.com', 'example.com')).toBe(true);
+    expect(domainMatches('badexample.com', 'example.com')).toBe(false);
+    expect(domainMatches('example.com', 'www.example.com')).toBe(false);
+    expect(domainMatches('example.com.evil', 'example.com')).toBe(false);
+  });
+
+  it('normalise case and a trailing dot, and refuse what is not a hostname', () => {
+    expect(normalizeDomain('WWW.Example.COM.')).toBe('www.example.com');
+    for (const bad of ['', 'a b.com', '-x.com', 'x-.com', 'x..com', '%2e.com', 'x.com/path', 'a'.repeat(64) + '.com']) expect(normalizeDomain(bad), bad).toBeNull();
+  });
+});
+
+describe('the cursor signer', () => {
+  const signer = new CursorSigner('secret', 60);
+  const position = { sortValue: 1_795_000_000, id: 'per_abc' };
+
+  it('round-trips a position within its context and lifetime', async () => {
+    const cursor = await signer.sign(position, 'ctx', 1000);
+    expect(await signer.verify(cursor, 'ctx', 1059)).toEqual(position);
+  });
+
+  it('refuses another context, another secret, expiry and any edited character', async () => {
+    const cursor = await signer.sign(position, 'ctx', 1000);
+    expect(await signer.verify(cursor, 'ctx2', 1000)).toBeNull();
+    expect(await new CursorSigner('other', 60).verify(cursor, 'ctx', 1000)).toBeNull();
+    expect(await signer.verify(cursor, 'ctx', 1060)).toBeNull();
+    for (let i = 0; i < cursor.length; i += 3) {
+      const edited = cursor.slice(0, i) + (cursor[i] === 'A' ? 'B' : 'A') + cursor.slice(i + 1);
+      expect(await signer.verify(edited, 'ctx', 1000), `edit at ${i}`).toBeNull();
+    }
+  });
+});
+
+describe('the hourly rate limiter', () => {
+  it('allows the limit per window, then refuses with the seconds left, and opens a new window after an hour', () => {
+    const clock = new ManualClock(0);
+    const limiter = new HourlyRateLimiter(clock);
+    expect(limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 1 });
+    clock.advance(100);
+    expect(limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(limiter.take('a', 2)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 3500 });
+    expect(limiter.take('b', 2)).toMatchObject({ allowed: true, remaining: 1 });
+    clock.advance(3500);
+    expect(limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 1 });
+    expect(limiter.peek('a', 2)).toMatchObject({ remaining: 1 });
+  });
+});
