@@ -3,11 +3,11 @@ import { authenticate } from './auth/authenticate.ts';
 import type { Services } from './http/context.ts';
 import { ApiError, badRequest } from './http/errors.ts';
 import { Query } from './http/query.ts';
-import { errorResponse, json } from './http/respond.ts';
-import { ROUTES, createMatcher, type Route } from './http/routes.ts';
+import { mountPrefix, routedPath } from './http/mount.ts';
+import { errorResponse } from './http/respond.ts';
+import { ROUTES, createMatcher, type Match, type Route } from './http/routes.ts';
 import { HourlyRateLimiter, type RateDecision } from './limits/rate-limiter.ts';
 import { CursorSigner } from './paging/cursor.ts';
-import { API_VERSION, type Health } from './resources/types.ts';
 import type { Caller } from './scope/view.ts';
 import { CompaniesStore } from './store/companies-store.ts';
 import { EventsStore } from './store/events-store.ts';
@@ -19,7 +19,11 @@ import type { Db } from './store/schema.ts';
 import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
 import { systemClock, type Clock } from './time/clock.ts';
-import { isoSeconds, toEpochSeconds } from './time/iso.ts';
+import { toEpochSeconds } from './time/iso.ts';
+import { DownloadLinkSigner } from './exports/download-link.ts';
+import { ExportRunner, yieldToEventLoop } from './exports/runner.ts';
+import { ExportsStore } from './store/exports-store.ts';
+import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
 import { loadOrCreateSecret } from './store/meta-store.ts';
 
 /** Requests per hour, per customer account and per domain-scoped key. */
@@ -44,8 +48,13 @@ export interface ApiOptions {
   cursorTtlSeconds?: number;
   /** Page size when `limit` is not given. Default 50. */
   defaultPageSize?: number;
+  /**
+   * Export tuning: people per write step (default 2000); rows per file (default 1,000,000; a job
+   * selecting more is `partial`); `pace`, awaited before each step (default: yield to the event loop).
+   */
+  exports?: { batchRows?: number; rowCap?: number; pace?: () => Promise<void> };
   /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
-  onError?: (error: unknown, request: Request) => void;
+  onError?: (error: unknown, request?: Request) => void;
 }
 
 /** The API: a fetch handler plus the admin surface that sets up accounts, keys and data. */
@@ -54,6 +63,10 @@ export interface Api {
   admin: Admin;
   db: Db;
   clock: Clock;
+  /** Resolves once no export job is running (for tests and orderly shutdown). */
+  exportsIdle(): Promise<void>;
+  /** Stops running exports (they resume on the next start); the database stays open. */
+  close(): Promise<void>;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { accountPerHour: 1000, scopedKeyPerHour: 1000 };
@@ -77,8 +90,19 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     companies: new CompaniesStore(db),
     events: new EventsStore(db),
     stats: new StatsStore(db),
+    exports: { store: new ExportsStore(db), runner: undefined as unknown as ExportRunner, links: new DownloadLinkSigner(secret) },
     defaultPageSize: options.defaultPageSize ?? 50,
   };
+  services.exports.runner = new ExportRunner(services.exports.store, services.sites, clock, {
+    batchRows: options.exports?.batchRows ?? 2000,
+    rowCap: options.exports?.rowCap ?? 1_000_000,
+    maxAttempts: 3,
+    pace: options.exports?.pace ?? yieldToEventLoop,
+    onError: (error) => onError(error),
+  });
+  // Jobs past retention go; jobs a previous process left running carry on.
+  await services.exports.store.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
+  await services.exports.runner.resumeInterrupted();
   const admin = new Admin(db, clock, services.sites, services.keys, new IngestStore(db));
   const limiter = new HourlyRateLimiter(clock);
   const match = createMatcher(ROUTES);
@@ -90,6 +114,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       : limiter.take(`account:${caller.accountId}`, limits.accountPerHour);
 
   async function route(request: Request, url: URL, found: Route, params: Record<string, string>, rate: { decision?: RateDecision }) {
+    const base = { request, url, params: decodeParams(params), query: new Query(url.searchParams), nowSeconds: toEpochSeconds(clock.now()), services };
+    if (found.public) return found.handler(base);
     const caller = await authenticate(request, services.keys);
     rate.decision = takeBudget(caller);
     if (!rate.decision.allowed) {
@@ -97,15 +123,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         'retry-after': String(rate.decision.retryAfterSeconds),
       });
     }
-    return found.handler({
-      request,
-      url,
-      params: decodeParams(params),
-      query: new Query(url.searchParams),
-      caller,
-      nowSeconds: toEpochSeconds(clock.now()),
-      services,
-    });
+    return found.handler({ ...base, caller });
   }
 
   async function fetch(request: Request): Promise<Response> {
@@ -113,17 +131,13 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     let response: Response;
     try {
       const url = new URL(request.url);
-      if (url.pathname === '/v1/health' && request.method === 'GET') {
-        const body: Health = { status: 'ok', version: API_VERSION, time: isoSeconds(toEpochSeconds(clock.now())) };
-        response = json(body);
-      } else {
-        const found = await match(request);
-        if (found.kind === 'route') response = await route(request, url, found.route, found.params, rate);
-        else if (found.kind === 'wrong_method' || url.pathname === '/v1/health') {
-          const allow = found.kind === 'wrong_method' ? found.allow : 'GET';
-          response = errorResponse(new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${url.pathname}; allowed: ${allow}.`, { allow }));
-        } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${safePath(url.pathname)}.`));
-      }
+      const path = routedPath(url.pathname, mountPrefix(request));
+      const found: Match = path === null ? { kind: 'none' } : await match(request.method, path);
+      if (path !== null) url.pathname = path;
+      if (found.kind === 'route') response = await route(request, url, found.route, found.params, rate);
+      else if (found.kind === 'wrong_method') {
+        response = errorResponse(new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${safePath(url.pathname)}; allowed: ${found.allow}.`, { allow: found.allow }));
+      } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${safePath(url.pathname)}.`));
     } catch (error) {
       if (error instanceof ApiError) response = errorResponse(error);
       else {
@@ -134,7 +148,14 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     return finish(response, rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 });
   }
 
-  return { fetch, admin, db, clock };
+  return {
+    fetch,
+    admin,
+    db,
+    clock,
+    exportsIdle: () => services.exports.runner.idle(),
+    close: () => services.exports.runner.stop(),
+  };
 }
 
 /** Adds the headers every response carries. */

@@ -75,7 +75,7 @@ async function createDemoDatabase(path: string, seed: number, people: number): P
     throw error;
   }
   await api.db.insertInto('meta').values({ key: 'demo', value: JSON.stringify(record) }).execute();
-  await api.db.destroy();
+  await api.close();
   renameSync(partial, path);
 }
 
@@ -106,8 +106,9 @@ async function main(): Promise<void> {
     const force = setTimeout(() => server.server.closeAllConnections(), 5000);
     await server.close().catch(() => undefined);
     clearTimeout(force);
-    // Closing the connection checkpoints the WAL, leaving one consistent file.
-    await api.db.destroy();
+    // Pauses running exports (they resume on the next start) and closes the database,
+    // which checkpoints the WAL into one consistent file.
+    await api.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -18,5 +18,8 @@ export interface NodeApiOptions extends Omit<ApiOptions, 'db'> {
 export async function createApi(options: NodeApiOptions): Promise<Api> {
   const { database, ...rest } = options;
   const db = typeof database === 'string' ? openDatabase(database) : database;
-  return createCoreApi({ ...rest, db });
+  const api = await createCoreApi({ ...rest, db });
+  if (typeof database !== 'string') return api;
+  // A database this function opened is closed with the API (checkpointing its WAL).
+  return { ...api, close: async () => (await api.close(), await db.destroy()) };
 }

@@ -9,11 +9,11 @@ export interface FetchHandler {
 
 /** Options shared by the listener and the middleware. */
 export interface MountOptions {
-  /** Serve only under this path prefix (e.g. `/api`), which is removed before the API sees the path. */
+  /** Serve only under this path prefix (e.g. `/api`); the API routes what follows it. */
   prefix?: string;
 }
 
-/** A `node:http` request listener serving the API; outside `prefix`, it answers the API's 404. */
+/** A `node:http` request listener serving the API; outside `prefix`, the API answers 404. */
 export function toNodeListener(api: FetchHandler, options: MountOptions = {}) {
   const mount = createMount(api, options);
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -36,8 +36,10 @@ function createMount(api: FetchHandler, options: MountOptions) {
     const inside = prefix === '' || path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
     if (!inside && next) return next();
     try {
-      const rest = inside ? path.slice(prefix.length) || '/' : path;
-      const response = await api.fetch(toRequest(req, rest.startsWith('/') ? rest : `/${rest}`, res));
+      // Express moves its own mount path into req.baseUrl; the API is told the whole mount
+      // point and strips it itself, answering 404 for anything outside it.
+      const baseUrl = (req as IncomingMessage & { baseUrl?: string }).baseUrl ?? '';
+      const response = await api.fetch(toRequest(req, baseUrl + path, res, baseUrl + prefix));
       await writeResponse(response, res);
     } catch (error) {
       // The API answers every fault itself; this is only a broken socket or stream.
@@ -49,11 +51,19 @@ function createMount(api: FetchHandler, options: MountOptions) {
   };
 }
 
+/** Headers that describe one connection, not the request: they must not be passed on. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']);
+
 /** Builds a Fetch Request from a Node request, streaming its body. */
-function toRequest(req: IncomingMessage, path: string, res: ServerResponse): Request {
+function toRequest(req: IncomingMessage, path: string, res: ServerResponse, mountedAt: string): Request {
   const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  }
+  // Only the adapter says where the API is mounted; a client's own header is dropped.
+  if (mountedAt !== '') headers.set('x-forwarded-prefix', mountedAt);
+  else headers.delete('x-forwarded-prefix');
   const controller = new AbortController();
   res.on('close', () => controller.abort());
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
@@ -62,6 +72,7 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse): Req
     if (req.readableEnded && parsed !== undefined) {
       // A body parser upstream (e.g. express.json()) already read the stream: pass on what it read.
       init.body = typeof parsed === 'string' ? parsed : parsed instanceof Uint8Array ? new Uint8Array(parsed) : JSON.stringify(parsed);
+      headers.delete('content-length');
     } else {
       init.body = Readable.toWeb(req) as ReadableStream;
       init.duplex = 'half';

@@ -1,3 +1,7 @@
+/** Where a person stands in the partner's CRM. */
+export type CrmStatus = 'not_in_crm' | 'in_crm' | 'customer';
+export const CRM_STATUSES: readonly CrmStatus[] = ['not_in_crm', 'in_crm', 'customer'];
+
 /** A time given to the admin surface: a Date, ISO 8601 text, or epoch milliseconds. */
 export type TimeInput = Date | string | number;
 
@@ -49,6 +53,10 @@ export interface PersonInput {
   adPlatform?: string | null;
   /** The id of a company loaded into the same account. */
   companyId?: string | null;
+  /** The marketing campaign that brought them (exports filter on it; not part of the Person resource). */
+  campaign?: string | null;
+  /** Where they stand in the partner's CRM (exports filter on it). Default `not_in_crm`. */
+  crmStatus?: CrmStatus;
   visits: VisitInput[];
 }
 

@@ -1,4 +1,7 @@
+import type { DownloadLinkSigner } from '../exports/download-link.ts';
+import type { ExportRunner } from '../exports/runner.ts';
 import type { CursorSigner } from '../paging/cursor.ts';
+import type { ExportsStore } from '../store/exports-store.ts';
 import type { Caller } from '../scope/view.ts';
 import type { CompaniesStore } from '../store/companies-store.ts';
 import type { EventsStore } from '../store/events-store.ts';
@@ -19,19 +22,26 @@ export interface Services {
   companies: CompaniesStore;
   events: EventsStore;
   stats: StatsStore;
+  exports: { store: ExportsStore; runner: ExportRunner; links: DownloadLinkSigner };
   defaultPageSize: number;
 }
 
-/** One authenticated request, parsed at the edge. */
-export interface RequestContext {
+/** One request, parsed at the edge. */
+export interface PublicContext {
   request: Request;
   url: URL;
   params: Record<string, string>;
   query: Query;
-  caller: Caller;
   nowSeconds: number;
   services: Services;
 }
 
+/** One authenticated request: who is calling is known. */
+export interface RequestContext extends PublicContext {
+  caller: Caller;
+}
+
 /** A handler for an authenticated route. */
 export type Handler = (ctx: RequestContext) => Promise<Response>;
+/** A handler for a route that needs no key. */
+export type PublicHandler = (ctx: PublicContext) => Promise<Response>;

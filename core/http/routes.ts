@@ -1,20 +1,20 @@
 import { IttyRouter, type IRequest } from 'itty-router';
 import { getCompany, listCompanies } from '../handlers/companies.ts';
 import { listEvents } from '../handlers/events.ts';
-import { startExport } from '../handlers/exports.ts';
+import { downloadExport, getExport, startExport } from '../handlers/exports.ts';
+import { health } from '../handlers/health.ts';
 import { getPerson, listPeople } from '../handlers/people.ts';
 import { getStats } from '../handlers/stats.ts';
-import type { Handler } from './context.ts';
+import type { Handler, PublicHandler } from './context.ts';
 
-/** An authenticated route; `/v1/health` is answered before routing. */
-export interface Route {
-  method: 'GET' | 'POST';
-  path: string;
-  handler: Handler;
-}
+/** A route: most need a key; public ones (health, signed downloads) do not. */
+export type Route =
+  | { method: 'GET' | 'POST'; path: string; public?: false; handler: Handler }
+  | { method: 'GET' | 'POST'; path: string; public: true; handler: PublicHandler };
 
-/** The endpoints of the spec that need a key. */
+/** The endpoints of the spec, plus the download behind signed export links. */
 export const ROUTES: Route[] = [
+  { method: 'GET', path: '/v1/health', public: true, handler: health },
   { method: 'GET', path: '/v1/people', handler: listPeople },
   { method: 'GET', path: '/v1/people/:id', handler: getPerson },
   { method: 'GET', path: '/v1/people/:id/events', handler: listEvents },
@@ -22,6 +22,8 @@ export const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/companies/:id', handler: getCompany },
   { method: 'GET', path: '/v1/stats', handler: getStats },
   { method: 'POST', path: '/v1/exports', handler: startExport },
+  { method: 'GET', path: '/v1/exports/:jobId', handler: getExport },
+  { method: 'GET', path: '/v1/exports/:jobId/download', public: true, handler: downloadExport },
 ];
 
 /** What routing found: a route with its path parameters, a known path with another method, or nothing. */
@@ -31,7 +33,7 @@ export type Match =
   | { kind: 'none' };
 
 /** Matches requests to routes with itty-router; a path known under other methods is told apart from an unknown one. */
-export function createMatcher(routes: Route[]): (request: Request) => Promise<Match> {
+export function createMatcher(routes: Route[]): (method: string, path: string) => Promise<Match> {
   const router = IttyRouter<IRequest, [], Match>();
   for (const route of routes) {
     router[route.method.toLowerCase() as 'get' | 'post'](route.path, (req: IRequest) => ({ kind: 'route', route, params: req.params }));
@@ -41,5 +43,5 @@ export function createMatcher(routes: Route[]): (request: Request) => Promise<Ma
     router.all(path, () => ({ kind: 'wrong_method', allow }));
   }
   // itty-router only reads method and url, and writes params onto what it is given.
-  return async (request) => (await router.fetch({ method: request.method, url: request.url } as IRequest)) ?? { kind: 'none' };
+  return async (method, path) => (await router.fetch({ method, url: `http://api${path}` } as IRequest)) ?? { kind: 'none' };
 }

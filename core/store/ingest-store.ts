@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
-import { AdminError, requireText, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
+import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
+import { pagePath } from '../scope/page-path.ts';
 import { KNOWN_EVENT_FIELDS } from '../resources/types.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
@@ -102,10 +103,19 @@ export class IngestStore {
     let inserted = 0;
     await this.db.transaction().execute(async (trx) => {
       const personPks = await pksById(trx, 'people', accountId, [...new Set(events.map((e) => String(e.personId)))]);
+      const visited = await visitedSites(trx, [...personPks.values()]);
       for (let i = 0; i < events.length; i += CHUNK) {
         const rows = events.slice(i, i + CHUNK).map((e, j) => prepareEvent(accountId, e, i + j, siteByDomain, personPks));
-        const result = await trx.insertInto('events').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+        for (const [j, { row }] of rows.entries()) {
+          // An event on a site the person never visited would be invisible to that site's key: refuse it.
+          if (!visited.has(`${row.person_pk}:${row.site_pk}`)) {
+            throw new AdminError(`events[${i + j}]: person ${events[i + j]!.personId} has no visits on ${events[i + j]!.domain}; load their visits first`);
+          }
+        }
+        const result = await trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
         inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+        const pages = new Map(rows.map((r) => [`${r.row.person_pk} ${r.path}`, { person_pk: r.row.person_pk, path: r.path }]));
+        await trx.insertInto('person_pages').values([...pages.values()]).onConflict((oc) => oc.doNothing()).execute();
       }
     });
     return inserted;
@@ -151,7 +161,10 @@ function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomai
     traffic_type: p.trafficType ?? null,
     ad_platform: p.adPlatform ?? null,
     last_site_pk: latest.site_pk,
+    campaign: p.campaign ?? null,
+    crm_status: p.crmStatus ?? 'not_in_crm',
   };
+  if (!CRM_STATUSES.includes(row.crm_status)) throw new AdminError(`${at}.crmStatus must be one of ${CRM_STATUSES.join(', ')}`);
   return { row, visits, companyId: p.companyId ?? null };
 }
 
@@ -184,7 +197,8 @@ function prepareEvent(accountId: string, e: EventInput, i: number, siteByDomain:
   }
   body.domain = site.domain;
   if (site.clientRef !== null) body.clientRef = site.clientRef;
-  return { account_id: accountId, person_pk: personPk, site_pk: site.pk, event_id: eventId, event_type: eventType, ts, body: JSON.stringify(body) };
+  const row = { account_id: accountId, person_pk: personPk, site_pk: site.pk, event_id: eventId, event_type: eventType, ts, body: JSON.stringify(body) };
+  return { row, path: pagePath(String(body.url)) };
 }
 
 /** Internal keys of rows by public id, for the ids given. */
@@ -200,6 +214,16 @@ async function pksById(trx: Transaction<Database>, table: 'people' | 'companies'
     for (const r of rows) map.set(r.id, r.pk);
   }
   return map;
+}
+
+/** `person_pk:site_pk` for every site the given people visited. */
+async function visitedSites(trx: Transaction<Database>, personPks: number[]): Promise<Set<string>> {
+  const visited = new Set<string>();
+  for (let i = 0; i < personPks.length; i += CHUNK) {
+    const rows = await trx.selectFrom('person_sites').select(['person_pk', 'site_pk']).where('person_pk', 'in', personPks.slice(i, i + CHUNK)).execute();
+    for (const r of rows) visited.add(`${r.person_pk}:${r.site_pk}`);
+  }
+  return visited;
 }
 
 /** Recomputes every company's activity, account-wide and per site, from its people's visits. */

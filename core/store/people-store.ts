@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { Person, PersonSummary } from '../resources/types.ts';
+import { PERSON_PROFILE, toPerson, type RawPerson } from './person-row.ts';
 import type { Site, View } from '../scope/view.ts';
-import { isoSeconds } from '../time/iso.ts';
 import type { Db } from './schema.ts';
 
 /** Filters of the people list, already validated. */
@@ -16,70 +16,6 @@ export interface PersonRow {
   person: Person;
   position: CursorPosition;
 }
-
-interface RawPerson {
-  pk: number;
-  id: string;
-  email: string | null;
-  business_email: string | null;
-  personal_email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  title: string | null;
-  company: string | null;
-  location: string | null;
-  region: string | null;
-  linkedin_url: string | null;
-  phone: string | null;
-  profile_image_url: string | null;
-  visit_count: number;
-  first_seen: number;
-  last_seen: number;
-  is_hot_lead: number;
-  classified_seniority: string | null;
-  classified_job_function: string | null;
-  traffic_type: string | null;
-  ad_platform: string | null;
-  c_id: string | null;
-  c_name: string | null;
-  c_domain: string | null;
-  c_industry: string | null;
-  c_location: string | null;
-  c_employees: number | null;
-  site_pk: number;
-  /** Only in the account-wide view, where the attribution comes from a join. */
-  site_domain?: string;
-  site_client_ref?: string | null;
-}
-
-/** Person columns that read the same in every view; activity columns depend on the view. */
-const PROFILE = [
-  'p.pk',
-  'p.id',
-  'p.email',
-  'p.business_email',
-  'p.personal_email',
-  'p.first_name',
-  'p.last_name',
-  'p.title',
-  'p.company',
-  'p.location',
-  'p.region',
-  'p.linkedin_url',
-  'p.phone',
-  'p.profile_image_url',
-  'p.is_hot_lead',
-  'p.classified_seniority',
-  'p.classified_job_function',
-  'p.traffic_type',
-  'p.ad_platform',
-  'c.id as c_id',
-  'c.name as c_name',
-  'c.domain as c_domain',
-  'c.standardized_industry as c_industry',
-  'c.location as c_location',
-  'c.employee_count as c_employees',
-] as const;
 
 /** Reads people in the shape of the API, within a view. */
 export class PeopleStore {
@@ -129,7 +65,7 @@ export class PeopleStore {
     let query = this.db
       .selectFrom('people as p')
       .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select(PROFILE)
+      .select(PERSON_PROFILE)
       .select(['p.visit_count', 'p.first_seen', 'p.last_seen'])
       .where('p.account_id', '=', view.accountId);
     if (view.kind === 'account') {
@@ -170,7 +106,7 @@ export class PeopleStore {
       .selectFrom('person_sites as ps')
       .innerJoin('people as p', 'p.pk', 'ps.person_pk')
       .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select(PROFILE)
+      .select(PERSON_PROFILE)
       .select(['ps.visit_count', 'ps.first_seen', 'ps.last_seen', 'ps.site_pk'])
       .where('ps.site_pk', '=', site.pk);
   }
@@ -184,44 +120,7 @@ export class PeopleStore {
   }
 
   #toRow(raw: RawPerson, view: View): PersonRow {
-    const site = this.#siteOf(raw, view);
-    const person: Person = {
-      id: raw.id,
-      email: raw.email,
-      businessEmail: raw.business_email,
-      personalEmail: raw.personal_email,
-      firstName: raw.first_name,
-      lastName: raw.last_name,
-      title: raw.title,
-      company: raw.company,
-      location: raw.location,
-      region: raw.region,
-      linkedinUrl: raw.linkedin_url,
-      phone: raw.phone,
-      profileImageUrl: raw.profile_image_url,
-      visitCount: raw.visit_count,
-      firstSeen: isoSeconds(raw.first_seen),
-      lastSeen: isoSeconds(raw.last_seen),
-      isHotLead: raw.is_hot_lead === 1,
-      classifiedSeniority: raw.classified_seniority,
-      classifiedJobFunction: raw.classified_job_function,
-      trafficType: raw.traffic_type,
-      adPlatform: raw.ad_platform,
-      companyData:
-        raw.c_id === null
-          ? null
-          : {
-              companyId: raw.c_id,
-              name: raw.c_name!,
-              domain: raw.c_domain,
-              standardizedIndustry: raw.c_industry,
-              location: raw.c_location,
-              employeeCount: raw.c_employees,
-            },
-      domain: site.domain,
-      clientRef: site.clientRef,
-    };
-    return { person, position: { sortValue: raw.last_seen, id: raw.id } };
+    return { person: toPerson(raw, this.#siteOf(raw, view)), position: { sortValue: raw.last_seen, id: raw.id } };
   }
 
   #siteOf(raw: RawPerson, view: View): Site {

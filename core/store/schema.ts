@@ -14,6 +14,10 @@ export interface Database {
   people: PeopleTable;
   person_sites: PersonSitesTable;
   events: EventsTable;
+  person_pages: PersonPagesTable;
+  export_jobs: ExportJobsTable;
+  export_members: ExportMembersTable;
+  export_chunks: ExportChunksTable;
 }
 
 /** The Kysely instance the core runs on. */
@@ -112,6 +116,10 @@ export interface PeopleTable {
   company_pk: number | null;
   /** The site of the person's most recent visit: their attribution in the account-wide view. */
   last_site_pk: number;
+  /** The marketing campaign that brought them, if known. */
+  campaign: string | null;
+  /** `not_in_crm`, `in_crm` or `customer`. */
+  crm_status: Generated<string>;
 }
 
 /** A person's visits to one site. */
@@ -134,4 +142,45 @@ export interface EventsTable {
   ts: number;
   /** The event exactly as the API returns it, as JSON text. */
   body: string;
+}
+
+export interface PersonPagesTable {
+  person_pk: number;
+  path: string;
+}
+
+/** An export job and how far its run has got. */
+export interface ExportJobsTable {
+  id: string;
+  account_id: string;
+  status: 'processing' | 'complete' | 'failed';
+  /** The validated filters, as JSON. */
+  filters: string;
+  filename: string;
+  created_at: number;
+  completed_at: number | null;
+  row_count: number | null;
+  partial: number | null;
+  error: string | null;
+  /** How many people the job selected; null until the selection is taken. */
+  member_count: number | null;
+  /** The first member not yet written to the file. */
+  next_seq: Generated<number>;
+  chunk_count: Generated<number>;
+  /** Runs started, counting resumptions after a restart. */
+  attempts: Generated<number>;
+}
+
+export interface ExportMembersTable {
+  job_id: string;
+  seq: number;
+  person_pk: number;
+  /** The site the row is attributed to. */
+  site_pk: number;
+}
+
+export interface ExportChunksTable {
+  job_id: string;
+  seq: number;
+  data: string;
 }

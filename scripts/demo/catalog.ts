@@ -132,5 +132,11 @@ export const TRAFFIC_WEIGHTS: readonly number[] = [35, 20, 20, 10, 10, 5];
 /** Only paid traffic names an ad platform. */
 export const AD_PLATFORMS = ['google', 'linkedin', 'meta', 'bing'] as const;
 
+/** Campaigns that brought paid, email and social visitors. */
+export const CAMPAIGNS = ['spring-launch', 'webinar-q3', 'retargeting', 'abm-enterprise', 'newsletter-nov', 'partner-referral'] as const;
+
+/** CRM states and their weights: most visitors are not in the CRM yet. */
+export const CRM_WEIGHTS = [['not_in_crm', 65], ['in_crm', 25], ['customer', 10]] as const;
+
 /** Domains reserved by RFC 2606, so no generated address can reach a real inbox. */
 export const PERSONAL_EMAIL_DOMAINS = ['example.com', 'example.net', 'example.org'] as const;

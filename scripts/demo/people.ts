@@ -2,6 +2,8 @@ import type { Faker } from '@faker-js/faker';
 import type { PersonInput } from '../../core/index.ts';
 import {
   AD_PLATFORMS,
+  CAMPAIGNS,
+  CRM_WEIGHTS,
   JOB_FUNCTIONS,
   PERSONAL_EMAIL_DOMAINS,
   PLACE_WEIGHTS,
@@ -80,6 +82,9 @@ export function generatePeople(faker: Faker, rng: Rng, companies: DemoCompany[],
         lastSeen: isoSeconds(v.lastSeen),
       })),
     };
+    // Campaigns bring paid, email and social traffic; the CRM knows about a third of visitors.
+    person.campaign = ['paid', 'email', 'social'].includes(trafficType) ? rng.pick(CAMPAIGNS) : null;
+    person.crmStatus = rng.weighted(CRM_WEIGHTS);
     if (i !== 0 && rng.chance(0.3)) dropFields(rng, person);
     return person;
   });

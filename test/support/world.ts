@@ -1,4 +1,4 @@
-import { createApi, ManualClock, type Api, type EventInput, type PersonInput } from '../../adapters/node/index.ts';
+import { createApi, ManualClock, type Api, type ApiOptions, type EventInput, type PersonInput } from '../../adapters/node/index.ts';
 
 /** The sites of account A: clients `alpha` (a domain and its subdomain), a look-alike, `beta`, and one without a clientRef. */
 export const SITES = [
@@ -33,9 +33,9 @@ export interface World {
  * sharing a lastSeen to exercise the tie-breaker), a third of them hot, 12 companies, and one
  * person with a 260-event journey across three sites with repeated timestamps.
  */
-export async function createWorld(options: { rateLimits?: { accountPerHour?: number; scopedKeyPerHour?: number } } = {}): Promise<World> {
+export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'exports'> & { database?: string } = {}): Promise<World> {
   const clock = new ManualClock(NOW);
-  const api = await createApi({ database: ':memory:', clock, rateLimits: options.rateLimits, onError: () => undefined });
+  const api = await createApi({ database: options.database ?? ':memory:', clock, rateLimits: options.rateLimits, exports: options.exports, onError: () => undefined });
   const { admin } = api;
   await admin.createAccount({ id: 'acc_a', name: 'Partner A' });
   for (const site of SITES) await admin.registerSite('acc_a', site);
@@ -76,9 +76,9 @@ export async function createWorld(options: { rateLimits?: { accountPerHour?: num
   }
   await admin.loadPeople('acc_a', people);
 
-  const travellerId = 'per_001'; // on alpha.example and beta.example
+  const travellerId = 'per_001'; // seen on shop.alpha.example and beta.example
   const events: EventInput[] = [];
-  const journeySites = ['alpha.example', 'beta.example', 'alpha.example'];
+  const journeySites = ['shop.alpha.example', 'beta.example', 'shop.alpha.example'];
   const types = ['page_view', 'click', 'scroll', 'form_submission', 'video_play'];
   for (let i = 0; i < 260; i++) {
     const domain = journeySites[i % 3]!;
