@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { AdminError } from '../../core/index.ts';
+import { createWorld } from '../support/world.ts';
+
+describe('loading data through the admin surface', () => {
+  it('refuses an event on a site its person never visited, loading none of the batch', async () => {
+    const world = await createWorld();
+    const before = await world.api.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const event = (eventId: string, domain: string) => ({ eventId, personId: 'per_000', sessionId: 's', eventType: 'page_view', timestamp: '2026-11-20T00:00:00Z', url: `https://${domain}/`, domain });
+    await expect(world.api.admin.loadEvents('acc_a', [event('ok_1', 'alpha.example'), event('bad_1', 'beta.example')])).rejects.toThrow(AdminError);
+    await expect(world.api.admin.loadEvents('acc_a', [event('bad_2', 'beta.example')])).rejects.toThrow(/no visits on beta\.example/);
+    const after = await world.api.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(after.n).toBe(before.n);
+  });
+
+  it('refuses people on unregistered sites and events of unknown people, naming the field', async () => {
+    const world = await createWorld();
+    await expect(world.api.admin.loadPeople('acc_a', [{ id: 'p', visits: [{ domain: 'nope.example', visitCount: 1, firstSeen: '2026-11-01', lastSeen: '2026-11-02' }] }])).rejects.toThrow(/people\[0\]\.visits\[0\]\.domain/);
+    await expect(world.api.admin.loadPeople('acc_a', [{ id: 'p', visits: [] }])).rejects.toThrow(/people\[0\]\.visits/);
+    await expect(world.api.admin.loadEvents('acc_a', [{ eventId: 'e', personId: 'ghost', sessionId: 's', eventType: 'x', timestamp: '2026-11-01T00:00:00Z', url: '/', domain: 'alpha.example' }])).rejects.toThrow(/events\[0\]\.personId/);
+  });
+
+  it('skips an event id that was already loaded, keeping the first', async () => {
+    const world = await createWorld();
+    const original = world.events[0]!;
+    const inserted = await world.api.admin.loadEvents('acc_a', [{ ...original, url: 'https://changed.example/' }]);
+    expect(inserted).toBe(0);
+    const stored = await world.api.db.selectFrom('events').select('body').where('event_id', '=', original.eventId).executeTakeFirstOrThrow();
+    expect(JSON.parse(stored.body).url).toBe(original.url);
+  });
+});
