@@ -106,8 +106,8 @@ describe('export filters over the demo account', () => {
   });
 
   it.each([
-    ['lastSeen', 'desc', (r: Record<string, string>) => r.lastSeen],
-    ['firstSeen', 'asc', (r: Record<string, string>) => r.firstSeen],
+    ['lastSeen', 'desc', (r: Record<string, string>) => r.lastSeen!],
+    ['firstSeen', 'asc', (r: Record<string, string>) => r.firstSeen!],
     ['visitCount', 'desc', (r: Record<string, string>) => Number(r.visitCount)],
     ['email', 'asc', (r: Record<string, string>) => r.email!.toLowerCase()],
   ] as const)('sortBy %s %s orders the file, ties broken by id', async (sortBy, sortOrder, value) => {
