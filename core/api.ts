@@ -49,10 +49,10 @@ export interface ApiOptions {
   /** Page size when `limit` is not given. Default 50. */
   defaultPageSize?: number;
   /**
-   * Export tuning: people per write step (default 2000); rows per file (default 1,000,000; a job
+   * Export tuning: people per write step (default 250, which keeps memory flat); rows per file (default 1,000,000; a job
    * selecting more is `partial`); `pace`, awaited before each step (default: yield to the event loop).
    */
-  exports?: { batchRows?: number; rowCap?: number; pace?: () => Promise<void> };
+  exports?: { batchRows?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
   /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
   onError?: (error: unknown, request?: Request) => void;
 }
@@ -94,8 +94,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     defaultPageSize: options.defaultPageSize ?? 50,
   };
   services.exports.runner = new ExportRunner(services.exports.store, services.sites, clock, {
-    batchRows: options.exports?.batchRows ?? 2000,
+    batchRows: options.exports?.batchRows ?? 250,
     rowCap: options.exports?.rowCap ?? 1_000_000,
+    chunkChars: options.exports?.chunkChars ?? 256 * 1024,
     maxAttempts: 3,
     pace: options.exports?.pace ?? yieldToEventLoop,
     onError: (error) => onError(error),

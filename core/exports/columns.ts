@@ -19,15 +19,15 @@ export const EXPORT_COLUMNS = [
   'domain', 'clientRef', 'campaign', 'crmStatus',
 ] as const;
 
-/** Characters that make a spreadsheet treat a cell as a formula when they come first. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** Characters that make a spreadsheet treat a cell as a formula when they come first: = + - @ tab CR. */
+const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
 
 /**
  * Neutralises a text cell a spreadsheet would execute, by prefixing a single quote
  * (OWASP's advice): `=SUM(A1)` becomes `'=SUM(A1)`. Numbers and booleans are not text cells.
  */
 export function neutralizeFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return FORMULA_START.has(value.charCodeAt(0)) ? `'${value}` : value;
 }
 
 /** One CSV row, in EXPORT_COLUMNS order; nulls are empty cells. */
@@ -40,5 +40,9 @@ export function toCsvRow({ person: p, campaign, crmStatus }: ExportPerson): (str
     c?.companyId ?? null, c?.name ?? null, c?.domain ?? null, c?.standardizedIndustry ?? null, c?.location ?? null, c?.employeeCount ?? null,
     p.domain, p.clientRef, campaign, crmStatus,
   ];
-  return cells.map((cell) => (cell === null ? '' : typeof cell === 'string' ? neutralizeFormula(cell) : cell));
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i] as string | number | boolean | null;
+    cells[i] = cell === null ? '' : typeof cell === 'string' ? neutralizeFormula(cell) : cell;
+  }
+  return cells as (string | number | boolean)[];
 }

@@ -1,6 +1,21 @@
-/** Renders epoch seconds as ISO 8601 UTC with `Z` and whole seconds: `2026-11-21T08:18:00Z`. */
+let cachedDay = NaN;
+let cachedPrefix = '';
+
+/**
+ * Renders epoch seconds as ISO 8601 UTC with `Z` and whole seconds: `2026-11-21T08:18:00Z`.
+ * Pages and exports render two per row; the date part is reused while the day stays the same.
+ */
 export function isoSeconds(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().slice(0, 19) + 'Z';
+  const day = Math.floor(epochSeconds / 86_400);
+  if (day !== cachedDay) {
+    cachedDay = day;
+    cachedPrefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
+  }
+  const inDay = epochSeconds - day * 86_400;
+  const hh = Math.floor(inDay / 3600);
+  const mm = Math.floor((inDay % 3600) / 60);
+  const ss = inDay % 60;
+  return `${cachedPrefix}${hh < 10 ? '0' : ''}${hh}:${mm < 10 ? '0' : ''}${mm}:${ss < 10 ? '0' : ''}${ss}Z`;
 }
 
 /** Whole epoch seconds from milliseconds. */

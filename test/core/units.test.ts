@@ -19,6 +19,11 @@ describe('ISO 8601 instants', () => {
     }
   });
 
+  it('render any epoch second exactly as Date does, to the second, with Z', () => {
+    for (let s = -86_400 * 3; s < 4_000_000_000; s += 7_919_993) expect(isoSeconds(s), String(s)).toBe(new Date(s * 1000).toISOString().slice(0, 19) + 'Z');
+    for (const s of [0, 59, 60, 3599, 3600, 86_399, 86_400, 1_795_000_000, 1_795_000_001]) expect(isoSeconds(s)).toBe(new Date(s * 1000).toISOString().slice(0, 19) + 'Z');
+  });
+
   it('render epoch seconds as whole-second UTC with Z', () => {
     expect(isoSeconds(0)).toBe('1970-01-01T00:00:00Z');
     expect(isoSeconds(1_795_000_000)).toBe('2026-11-18T11:06:40Z');

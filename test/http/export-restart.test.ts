@@ -18,7 +18,7 @@ describe('an export interrupted by a restart', () => {
   it('resumes where it stopped when the server starts again, writing every row exactly once', async () => {
     const database = join(dir, 'resume.sqlite');
     const gate = new Gate();
-    const world = await createWorld({ database, exports: { batchRows: 7, pace: gate.pace } });
+    const world = await createWorld({ database, exports: { batchRows: 7, chunkChars: 1, pace: gate.pace } });
     const key = { 'x-api-key': world.accountKey };
     const { jobId } = await (await send(world.api, '/v1/exports', { method: 'POST', headers: key })).json();
     // Let the selection and two batches of seven run, then "crash": stop the process's runner mid-job.
