@@ -137,7 +137,6 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'rate_limit_exceeded'
   | 'too_many_exports'
-  | 'not_implemented'
   | 'internal_error';
 
 /** The error envelope. */
