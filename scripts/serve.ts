@@ -5,18 +5,20 @@
  */
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createApi, serve, type Api } from '../adapters/node/index.ts';
+import type { Api } from '../core/index.ts';
+import { loadRuntime } from './runtime.ts';
 import { seedDemo } from './demo/seed.ts';
 import { terminalProgress } from './demo/progress.ts';
 import { DEMO_ACCOUNT_ID, ensureDemoKeys, type DemoKeys } from './demo-keys.ts';
 
-const USAGE = `Usage: npm start -- [--port N] [--host H] [--db FILE] [--seed N] [--people N] [--keys-out FILE]
+const USAGE = `Usage: npm start -- [--port N] [--host H] [--db FILE] [--seed N] [--people N] [--anchor TIME] [--keys-out FILE]
 
   --port      port to listen on; 0 takes a free one (default: $PORT or 8787)
   --host      address to bind (default 127.0.0.1)
   --db        SQLite file; created and seeded when missing, reused when present (default ./data/demo.sqlite)
   --seed      seed of the demo data and the demo keys (default 42)
   --people    number of demo people (default 2000)
+  --anchor    the demo's "now", ISO 8601 (default: when the database is seeded); same seed and anchor, same data
   --keys-out  write {"baseUrl","accountKey","scopedKeys":[...]} as JSON to this file`;
 
 interface DemoRecord {
@@ -36,6 +38,7 @@ function readOptions() {
         db: { type: 'string', default: './data/demo.sqlite' },
         seed: { type: 'string', default: '42' },
         people: { type: 'string', default: '2000' },
+        anchor: { type: 'string' },
         'keys-out': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -54,16 +57,19 @@ function readOptions() {
     db: values.db,
     seed: wholeNumber('--seed', values.seed, 0, 2 ** 31 - 1),
     people: wholeNumber('--people', values.people, 1, 1_000_000),
+    anchor: values.anchor === undefined ? undefined : instant('--anchor', values.anchor),
     keysOut: values['keys-out'],
   };
 }
 
+const runtime = await loadRuntime();
+
 /** Seeds a new database file beside the target and moves it into place only once complete. */
-async function createDemoDatabase(path: string, seed: number, people: number): Promise<void> {
+async function createDemoDatabase(path: string, seed: number, people: number, anchor: number | undefined): Promise<void> {
   const partial = `${path}.seeding`;
   for (const suffix of ['', '-wal', '-shm']) rmSync(partial + suffix, { force: true });
-  const api = await createApi({ database: partial });
-  const record: DemoRecord = { seed, people, anchor: api.clock.now() };
+  const api = await runtime.createApi({ database: partial });
+  const record: DemoRecord = { seed, people, anchor: anchor ?? api.clock.now() };
   await api.admin.createAccount({ id: DEMO_ACCOUNT_ID, name: 'Demo Partner' });
   const progress = terminalProgress('Seeding demo data');
   try {
@@ -88,24 +94,22 @@ async function readDemoRecord(api: Api, path: string): Promise<DemoRecord> {
 
 async function main(): Promise<void> {
   const options = readOptions();
-  if (!existsSync(options.db)) await createDemoDatabase(options.db, options.seed, options.people);
-  const api = await createApi({ database: options.db });
+  if (!existsSync(options.db)) await createDemoDatabase(options.db, options.seed, options.people, options.anchor);
+  const api = await runtime.createApi({ database: options.db });
   const demo = await readDemoRecord(api, options.db);
   if (demo.seed !== options.seed || demo.people !== options.people) {
     console.log(`Reusing ${options.db} (seed ${demo.seed}, ${demo.people} people); delete it to seed anew.`);
   }
   const keys = await ensureDemoKeys(api, demo.seed);
-  const server = await serve(api, { port: options.port, hostname: options.host });
-  report(server.url, keys, options.keysOut);
+  const server = await runtime.serve(api, { port: options.port, hostname: options.host });
+  report(server.url, keys, options.keysOut, runtime.name);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: finishing open requests and closing the database…`);
-    const force = setTimeout(() => server.server.closeAllConnections(), 5000);
     await server.close().catch(() => undefined);
-    clearTimeout(force);
     // Pauses running exports (they resume on the next start) and closes the database,
     // which checkpoints the WAL into one consistent file.
     await api.close();
@@ -115,8 +119,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'));
 }
 
-function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined): void {
-  console.log(`\nVisitor Intelligence API listening on ${baseUrl}`);
+function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, runtimeName: string): void {
+  console.log(`\nVisitor Intelligence API listening on ${baseUrl} (${runtimeName})`);
   console.log(`\nAccount key (reads everything):\n  ${keys.accountKey}`);
   console.log('\nDomain-scoped keys (each reads one client site):');
   for (const k of keys.scopedKeys) console.log(`  ${k.domain.padEnd(28)} ${(k.clientRef ?? '-').padEnd(14)} ${k.key}`);
@@ -131,6 +135,12 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
   const n = /^\d+$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(n) || n < min || n > max) fail(`${flag} must be a whole number from ${min} to ${max}, not ${JSON.stringify(text)}`);
   return n;
+}
+
+function instant(flag: string, text: string): number {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) fail(`${flag} must be an ISO 8601 time such as 2026-11-20T12:00:00Z, not ${JSON.stringify(text)}`);
+  return ms;
 }
 
 function fail(message: string): never {

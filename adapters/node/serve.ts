@@ -1,23 +1,9 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { baseUrl, type RunningServer, type ServeOptions } from '../shared/with-database.ts';
 import { toNodeListener, type FetchHandler } from './listener.ts';
 
-/** Options of {@link serve}. */
-export interface ServeOptions {
-  port?: number;
-  hostname?: string;
-}
-
-/** A listening server and how to stop it. */
-export interface RunningServer {
-  server: Server;
-  port: number;
-  url: string;
-  /** Stops accepting connections and waits for open requests to finish. */
-  close(): Promise<void>;
-}
-
-/** Serves the API on a port (0 takes a free one) and resolves once it listens. */
+/** Serves the API with node:http on a port (0 takes a free one) and resolves once it listens. */
 export async function serve(api: FetchHandler, options: ServeOptions = {}): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
   const server = createServer(toNodeListener(api));
@@ -26,14 +12,14 @@ export async function serve(api: FetchHandler, options: ServeOptions = {}): Prom
     server.listen(options.port ?? 0, hostname, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  const host = hostname.includes(':') ? `[${hostname}]` : hostname;
   return {
-    server,
     port,
-    url: `http://${host}:${port}`,
+    url: baseUrl(hostname, port),
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
+        // Open requests get five seconds to finish; idle keep-alive connections go at once.
+        const force = setTimeout(() => server.closeAllConnections(), 5000);
+        server.close((err) => (clearTimeout(force), err ? reject(err) : resolve()));
         server.closeIdleConnections();
       }),
   };

@@ -1,16 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../../core/index.ts';
+import { ensureParentDir } from '../shared/ensure-dir.ts';
+import { FILE_PRAGMAS } from '../shared/sqlite-shim.ts';
 
 /** Opens (creating if needed) a SQLite file with better-sqlite3 in WAL mode, as a Kysely instance. */
 export function openDatabase(path: string): Kysely<Database> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  ensureParentDir(path);
   const sqlite = new BetterSqlite3(path);
-  sqlite.pragma('journal_mode = WAL');
   // WAL with NORMAL sync cannot corrupt the file on a crash; it may only lose the last commits.
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  if (path !== ':memory:') for (const pragma of FILE_PRAGMAS) sqlite.exec(pragma);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }

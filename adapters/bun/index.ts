@@ -1,0 +1,38 @@
+/** Bun entry point: the core over `bun:sqlite`, served with `Bun.serve`. */
+import { Database } from 'bun:sqlite';
+import type { Kysely } from 'kysely';
+import type { Api, Database as Schema } from '../../core/index.ts';
+import { ensureParentDir } from '../shared/ensure-dir.ts';
+import { FILE_PRAGMAS, kyselyOver } from '../shared/sqlite-shim.ts';
+import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
+
+export * from '../../core/index.ts';
+export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/with-database.ts';
+
+/** Opens (creating if needed) a SQLite file with `bun:sqlite` in WAL mode, as a Kysely instance. */
+export function openDatabase(path: string): Kysely<Schema> {
+  ensureParentDir(path);
+  const db = new Database(path, { create: true });
+  if (path !== ':memory:') for (const pragma of FILE_PRAGMAS) db.exec(pragma);
+  return kyselyOver({ prepare: (sql) => db.prepare(sql), close: () => db.close(), returnsRows: (s) => s.columnNames.length > 0 });
+}
+
+/** Creates the API; a path opens (or creates) that SQLite file. */
+export function createApi(options: RuntimeApiOptions): Promise<Api> {
+  return createApiWith(options, openDatabase);
+}
+
+/** Serves the API with Bun.serve on a port (0 takes a free one). */
+export async function serve(api: Pick<Api, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  const server = Bun.serve({ port: options.port ?? 0, hostname, fetch: (request) => api.fetch(request) });
+  return {
+    port: server.port,
+    url: baseUrl(hostname, server.port),
+    async close() {
+      const force = setTimeout(() => void server.stop(true), 5000);
+      await server.stop();
+      clearTimeout(force);
+    },
+  };
+}

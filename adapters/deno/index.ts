@@ -1,0 +1,34 @@
+/** Deno entry point: the core over `node:sqlite`, served with `Deno.serve`. */
+import { DatabaseSync } from 'node:sqlite';
+import type { Kysely } from 'kysely';
+import type { Api, Database as Schema } from '../../core/index.ts';
+import { ensureParentDir } from '../shared/ensure-dir.ts';
+import { FILE_PRAGMAS, kyselyOver } from '../shared/sqlite-shim.ts';
+import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
+
+export * from '../../core/index.ts';
+export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/with-database.ts';
+
+/** Opens (creating if needed) a SQLite file with `node:sqlite` in WAL mode, as a Kysely instance. */
+export function openDatabase(path: string): Kysely<Schema> {
+  ensureParentDir(path);
+  const db = new DatabaseSync(path);
+  if (path !== ':memory:') for (const pragma of FILE_PRAGMAS) db.exec(pragma);
+  return kyselyOver({ prepare: (sql) => db.prepare(sql), close: () => db.close(), returnsRows: (s) => s.columns().length > 0 });
+}
+
+/** Creates the API; a path opens (or creates) that SQLite file. */
+export function createApi(options: RuntimeApiOptions): Promise<Api> {
+  return createApiWith(options, openDatabase);
+}
+
+/** Serves the API with Deno.serve on a port (0 takes a free one). */
+export async function serve(api: Pick<Api, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
+  const hostname = options.hostname ?? '127.0.0.1';
+  let port = 0;
+  let listening!: () => void;
+  const ready = new Promise<void>((resolve) => (listening = resolve));
+  const server = Deno.serve({ port: options.port ?? 0, hostname, onListen: (addr) => ((port = addr.port), listening()) }, (request) => api.fetch(request));
+  await ready;
+  return { port, url: baseUrl(hostname, port), close: () => server.shutdown() };
+}
