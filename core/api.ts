@@ -146,6 +146,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         response = errorResponse(new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));
       }
     }
+    response.headers.set('date', new Date(clock.now()).toUTCString());
     return finish(response, rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 });
   }
 

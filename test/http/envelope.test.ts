@@ -31,6 +31,12 @@ describe.each(TARGETS)('responses and the error envelope ($name)', (target) => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('dates every response by the API clock, so clients can reason in server time', async () => {
+    for (const reply of [await client.get('/v1/health'), await client.get('/v1/people', world.accountKey), await client.get('/v1/nowhere')]) {
+      expect(reply.headers.get('date')).toBe('Sat, 21 Nov 2026 12:00:00 GMT');
+    }
+  });
+
   it('answers an unknown path with the 404 envelope', async () => {
     for (const path of ['/v1/nowhere', '/', '/v2/people', '/v1/people/per_001/events/extra']) {
       const reply = await client.get(path, world.accountKey);

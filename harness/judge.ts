@@ -1,0 +1,27 @@
+import type { Ran } from './run.ts';
+import type { CheckResult, Report, Verdict } from './types.ts';
+
+/**
+ * The judging stage: a completed check passed; a failed one, or one that crashed (the
+ * implementation answered something the check could not even read), failed; a skipped or
+ * unselected one was skipped, with its reason. Nothing is ever passed by default.
+ */
+export function judge(baseUrl: string, ran: Ran[], requests: number): Report {
+  const results: CheckResult[] = ran.map(({ check, outcome, requests: used, ms }) => {
+    const base = { id: check.id, section: check.section, title: check.title, flags: check.flags ?? [], requests: used, ms: Math.round(ms) };
+    switch (outcome.kind) {
+      case 'completed':
+        return { ...base, verdict: 'passed' as Verdict };
+      case 'failed':
+        return { ...base, verdict: 'failed' as Verdict, detail: outcome.message };
+      case 'crashed':
+        return { ...base, verdict: 'failed' as Verdict, detail: `the check could not complete: ${outcome.message}` };
+      case 'skipped':
+      case 'not-selected':
+        return { ...base, verdict: 'skipped' as Verdict, detail: outcome.kind === 'skipped' ? outcome.reason : outcome.reason };
+    }
+  });
+  const totals: Record<Verdict, number> = { passed: 0, failed: 0, skipped: 0 };
+  for (const r of results) totals[r.verdict]++;
+  return { baseUrl, results, totals, requests };
+}

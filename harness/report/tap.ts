@@ -1,0 +1,15 @@
+import type { Report } from '../types.ts';
+import { summaryLine } from './summary.ts';
+
+/** TAP version 14: one test point per check; skips carry their reason as a SKIP directive. */
+export function tapReport(report: Report): string {
+  const lines = ['TAP version 14', `1..${report.results.length}`];
+  report.results.forEach((r, i) => {
+    const name = `${r.id} - ${r.title}`.replace(/#/g, '\\#');
+    if (r.verdict === 'skipped') lines.push(`ok ${i + 1} - ${name} # SKIP ${r.detail ?? ''}`);
+    else lines.push(`${r.verdict === 'passed' ? 'ok' : 'not ok'} ${i + 1} - ${name}`);
+    if (r.verdict === 'failed') lines.push('  ---', `  section: ${JSON.stringify(r.section)}`, `  message: ${JSON.stringify(r.detail ?? '')}`, '  ...');
+  });
+  lines.push(`# ${report.requests} requests sent`, `# ${summaryLine(report)}`);
+  return lines.join('\n');
+}
