@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, errorCode } from '../support/client.ts';
-import { TARGETS } from '../support/targets.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { describe, expect, it } from 'vitest';
+import { errorCode } from '../support/client.ts';
+import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import type { World } from '../support/world.ts';
 
 describe.each(TARGETS)('authentication ($name)', (target) => {
   let world: World;
-  let client: ReturnType<typeof clientFor>;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    world = await createWorld();
-    const started = await target.start(world.api);
-    client = clientFor(started.call);
-    close = started.close;
-  });
-  afterAll(() => close());
+  let client: Client;
+  serveWorld(target, {}, (w, c) => ((world = w), (client = c)));
 
   it('answers the health check without a key', async () => {
     const reply = await client.get('/v1/health');

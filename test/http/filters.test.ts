@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, errorCode } from '../support/client.ts';
-import { TARGETS } from '../support/targets.ts';
-import { createWorld, NOW, SITES, siteDomainsOf, type World } from '../support/world.ts';
+import { describe, expect, it } from 'vitest';
+import { errorCode } from '../support/client.ts';
+import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { NOW, SITES, siteDomainsOf, type World } from '../support/world.ts';
 
 describe.each(TARGETS)('filters ($name)', (target) => {
   let world: World;
-  let client: ReturnType<typeof clientFor>;
-  let close: () => Promise<void>;
+  let client: Client;
   const ids = (rows: any[]) => rows.map((r) => r.id).sort();
   const peopleOn = (domains: string[]) => world.people.filter((p) => siteDomainsOf(p).some((d) => domains.includes(d))).map((p) => p.id).sort();
-
-  beforeAll(async () => {
-    world = await createWorld();
-    const started = await target.start(world.api);
-    client = clientFor(started.call);
-    close = started.close;
-  });
-  afterAll(() => close());
+  serveWorld(target, {}, (w, c) => ((world = w), (client = c)));
 
   it('domain matches the domain and its subdomains, never a look-alike', async () => {
     const { rows } = await client.walk('/v1/people?domain=alpha.example', world.accountKey);

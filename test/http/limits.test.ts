@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, errorCode } from '../support/client.ts';
-import { TARGETS } from '../support/targets.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { describe, expect, it } from 'vitest';
+import { errorCode } from '../support/client.ts';
+import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import type { World } from '../support/world.ts';
 
 describe.each(TARGETS)('hourly rate limits ($name)', (target) => {
   let world: World;
-  let client: ReturnType<typeof clientFor>;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    world = await createWorld({ rateLimits: { accountPerHour: 8, scopedKeyPerHour: 3 } });
-    const started = await target.start(world.api);
-    client = clientFor(started.call);
-    close = started.close;
-  });
-  afterAll(() => close());
+  let client: Client;
+  serveWorld(target, { rateLimits: { accountPerHour: 8, scopedKeyPerHour: 3 } }, (w, c) => ((world = w), (client = c)));
 
   it('counts down X-RateLimit-Remaining, shared by all of the account keys', async () => {
     const remaining: string[] = [];

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, errorCode } from '../support/client.ts';
-import { TARGETS } from '../support/targets.ts';
-import { createWorld, NOW, type World } from '../support/world.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorCode } from '../support/client.ts';
+import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { NOW, type World } from '../support/world.ts';
 
 /** Whether rows are in `sortField` descending then `idField` descending order, strictly. */
 function inKeysetOrder(rows: any[], sortField: string, idField: string): boolean {
@@ -14,16 +14,8 @@ function inKeysetOrder(rows: any[], sortField: string, idField: string): boolean
 
 describe.each(TARGETS)('paging ($name)', (target) => {
   let world: World;
-  let client: ReturnType<typeof clientFor>;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    world = await createWorld();
-    const started = await target.start(world.api);
-    client = clientFor(started.call);
-    close = started.close;
-  });
-  afterAll(() => close());
+  let client: Client;
+  serveWorld(target, {}, (w, c) => ((world = w), (client = c)));
 
   it('uses 50 rows per page by default and reports limit and count', async () => {
     const reply = await client.get('/v1/people', world.accountKey);

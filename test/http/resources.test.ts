@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor } from '../support/client.ts';
-import { TARGETS } from '../support/targets.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { describe, expect, it } from 'vitest';
+import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import type { World } from '../support/world.ts';
 
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 const str = expect.any(String);
@@ -13,16 +12,8 @@ const COMPANY_FIELDS = ['id', 'name', 'domain', 'standardizedIndustry', 'locatio
 
 describe.each(TARGETS)('resource shapes ($name)', (target) => {
   let world: World;
-  let client: ReturnType<typeof clientFor>;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    world = await createWorld();
-    const started = await target.start(world.api);
-    client = clientFor(started.call);
-    close = started.close;
-  });
-  afterAll(() => close());
+  let client: Client;
+  serveWorld(target, {}, (w, c) => ((world = w), (client = c)));
 
   it('gives every person exactly the spec fields with their types and UTC Z timestamps', async () => {
     const { rows } = await client.walk('/v1/people', world.accountKey);

@@ -1,4 +1,7 @@
+import { afterAll, beforeAll } from 'vitest';
 import { serve, type Api } from '../../adapters/node/index.ts';
+import { clientFor } from './client.ts';
+import { createWorld, type World } from './world.ts';
 
 /** A way of reaching the API: the suites run once per target. */
 export interface Target {
@@ -26,3 +29,25 @@ export const nodeHttp: Target = {
 
 /** Every target each behaviour suite runs against. */
 export const TARGETS: Target[] = [inProcess, nodeHttp];
+
+/** A client over a started target, as the behaviour suites use it. */
+export type Client = ReturnType<typeof clientFor>;
+
+/**
+ * Registers hooks that build a fresh world, serve it through `target` for the suite, and hand
+ * the world, a client and the raw `call` to `use`; the server stops after the suite.
+ */
+export function serveWorld(
+  target: Target,
+  options: Parameters<typeof createWorld>[0],
+  use: (world: World, client: Client, call: (path: string, init?: RequestInit) => Promise<Response>) => void,
+): void {
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const world = await createWorld(options);
+    const started = await target.start(world.api);
+    close = started.close;
+    use(world, clientFor(started.call), started.call);
+  });
+  afterAll(() => close?.());
+}
