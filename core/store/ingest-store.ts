@@ -35,8 +35,9 @@ export class IngestStore {
       loaded_at: nowSeconds,
     }));
     await this.db.transaction().execute(async (trx) => {
+      const loaded: number[] = [];
       for (let i = 0; i < rows.length; i += CHUNK) {
-        await trx
+        const inserted = await trx
           .insertInto('companies')
           .values(rows.slice(i, i + CHUNK))
           .onConflict((oc) =>
@@ -53,9 +54,11 @@ export class IngestStore {
               ad_platform: eb.ref('excluded.ad_platform'),
             })),
           )
+          .returning('pk')
           .execute();
+        loaded.push(...inserted.map((r) => r.pk));
       }
-      await refreshCompanyActivity(trx, accountId);
+      await refreshCompanyActivity(trx, loaded);
     });
     return rows.length;
   }
@@ -67,6 +70,8 @@ export class IngestStore {
     await this.db.transaction().execute(async (trx) => {
       const companyIds = [...new Set(people.map((p) => p.companyId).filter((id): id is string => !!id))];
       const companyPks = await pksById(trx, 'companies', accountId, companyIds);
+      // Companies whose figures change: the ones these people join, and the ones they leave.
+      const affected = new Set<number>([...companyPks.values(), ...(await previousCompanies(trx, accountId, prepared.map((p) => p.row.id)))]);
       for (let i = 0; i < prepared.length; i += CHUNK) {
         const batch = prepared.slice(i, i + CHUNK);
         const rows = batch.map(({ row, companyId }, j) => {
@@ -92,7 +97,7 @@ export class IngestStore {
         const visits = batch.flatMap(({ row, visits }) => visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id })));
         for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
       }
-      await refreshCompanyActivity(trx, accountId);
+      await refreshCompanyActivity(trx, [...affected]);
     });
     return prepared.length;
   }
@@ -226,38 +231,56 @@ async function visitedSites(trx: Transaction<Database>, personPks: number[]): Pr
   return visited;
 }
 
-/** Recomputes every company's activity, account-wide and per site, from its people's visits. */
-async function refreshCompanyActivity(trx: Transaction<Database>, accountId: string): Promise<void> {
-  const accountCompanies = trx.selectFrom('companies').select('pk').where('account_id', '=', accountId);
-  await trx.deleteFrom('company_sites').where('company_pk', 'in', accountCompanies).execute();
-  await trx
-    .insertInto('company_sites')
-    .columns(['company_pk', 'site_pk', 'company_id', 'visit_count', 'first_seen', 'last_seen'])
-    .expression((eb) =>
-      eb
-        .selectFrom('person_sites as ps')
-        .innerJoin('people as p', 'p.pk', 'ps.person_pk')
-        .innerJoin('companies as c', 'c.pk', 'p.company_pk')
-        .select((e) => [
-          'c.pk',
-          'ps.site_pk',
-          'c.id',
-          e.fn.sum<number>('ps.visit_count').as('visit_count'),
-          e.fn.min<number>('ps.first_seen').as('first_seen'),
-          e.fn.max<number>('ps.last_seen').as('last_seen'),
-        ])
-        .where('p.account_id', '=', accountId)
-        .groupBy(['c.pk', 'ps.site_pk']),
-    )
-    .execute();
-  const ofCompany = (eb: any) => eb.selectFrom('people as p').whereRef('p.company_pk', '=', 'companies.pk');
-  await trx
-    .updateTable('companies')
-    .set((eb) => ({
-      visit_count: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.sum('p.visit_count').as('v')), eb.val(0)),
-      first_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.min('p.first_seen').as('v')), eb.ref('companies.loaded_at')),
-      last_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.max('p.last_seen').as('v')), eb.ref('companies.loaded_at')),
-    }))
-    .where('account_id', '=', accountId)
-    .execute();
+/** The companies the given people belong to now, before a reload replaces them. */
+async function previousCompanies(trx: Transaction<Database>, accountId: string, personIds: string[]): Promise<number[]> {
+  const pks: number[] = [];
+  for (let i = 0; i < personIds.length; i += CHUNK) {
+    const rows = await trx
+      .selectFrom('people')
+      .select('company_pk')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', personIds.slice(i, i + CHUNK))
+      .where('company_pk', 'is not', null)
+      .execute();
+    for (const r of rows) pks.push(r.company_pk!);
+  }
+  return pks;
+}
+
+/** Recomputes the given companies' activity, account-wide and per site, from their people's visits. */
+async function refreshCompanyActivity(trx: Transaction<Database>, companyPks: number[]): Promise<void> {
+  for (let i = 0; i < companyPks.length; i += CHUNK) {
+    const pks = companyPks.slice(i, i + CHUNK);
+    await trx.deleteFrom('company_sites').where('company_pk', 'in', pks).execute();
+    await trx
+      .insertInto('company_sites')
+      .columns(['company_pk', 'site_pk', 'company_id', 'visit_count', 'first_seen', 'last_seen'])
+      .expression((eb) =>
+        eb
+          .selectFrom('person_sites as ps')
+          .innerJoin('people as p', 'p.pk', 'ps.person_pk')
+          .innerJoin('companies as c', 'c.pk', 'p.company_pk')
+          .select((e) => [
+            'c.pk',
+            'ps.site_pk',
+            'c.id',
+            e.fn.sum<number>('ps.visit_count').as('visit_count'),
+            e.fn.min<number>('ps.first_seen').as('first_seen'),
+            e.fn.max<number>('ps.last_seen').as('last_seen'),
+          ])
+          .where('p.company_pk', 'in', pks)
+          .groupBy(['c.pk', 'ps.site_pk']),
+      )
+      .execute();
+    const ofCompany = (eb: any) => eb.selectFrom('people as p').whereRef('p.company_pk', '=', 'companies.pk');
+    await trx
+      .updateTable('companies')
+      .set((eb) => ({
+        visit_count: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.sum('p.visit_count').as('v')), eb.val(0)),
+        first_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.min('p.first_seen').as('v')), eb.ref('companies.loaded_at')),
+        last_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.max('p.last_seen').as('v')), eb.ref('companies.loaded_at')),
+      }))
+      .where('pk', 'in', pks)
+      .execute();
+  }
 }

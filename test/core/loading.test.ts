@@ -29,3 +29,19 @@ describe('loading data through the admin surface', () => {
     expect(JSON.parse(stored.body).url).toBe(original.url);
   });
 });
+
+describe('company activity', () => {
+  it('follows a person who moves to another company, on both companies, account-wide and per site', async () => {
+    const world = await createWorld();
+    const get = async (id: string, key = world.accountKey) => (await (await world.api.fetch(new Request(`http://x/v1/companies/${id}`, { headers: { 'x-api-key': key } }))).json()).data;
+    const mover = world.people.find((p) => p.companyId === 'co_01' && p.visits.length === 1)!;
+    const [before01, before02] = [await get('co_01'), await get('co_02')];
+    await world.api.admin.loadPeople('acc_a', [{ ...mover, companyId: 'co_02', company: 'Company 2' }]);
+    const [after01, after02] = [await get('co_01'), await get('co_02')];
+    const moved = mover.visits[0]!.visitCount;
+    expect(after01.visitCount).toBe(before01.visitCount - moved);
+    expect(after02.visitCount).toBe(before02.visitCount + moved);
+    const siteKey = world.scopedKeys[mover.visits[0]!.domain]!;
+    expect((await get('co_02', siteKey)).visitCount).toBeGreaterThanOrEqual(moved);
+  });
+});
