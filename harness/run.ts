@@ -24,8 +24,10 @@ export async function runChecks(checks: Check[], config: HarnessConfig, onEach?:
   const profile = { ...DEFAULT_PROFILE, ...config.profile };
   const http = new HttpClient(config.baseUrl.replace(/\/+$/, ''), config.accountKey, config.fetch ?? fetch);
   const context = new CheckContext({ baseUrl: http.baseUrl, accountKey: config.accountKey, scopedKeys: config.scopedKeys }, profile, http, new Discovery(http, profile));
-  // Destructive checks go last: once a limit is spent, other checks could not run.
-  const ordered = [...checks].sort((a, b) => Number(a.flags?.includes('destructive') ?? false) - Number(b.flags?.includes('destructive') ?? false));
+  // Destructive checks go last, and those spending the hourly budget after them: once a limit
+  // is spent, the checks behind it could not run. The sort is stable, so order is kept otherwise.
+  const rank = (c: Check) => (c.flags?.includes('budget') ? 2 : c.flags?.includes('destructive') ? 1 : 0);
+  const ordered = [...checks].sort((a, b) => rank(a) - rank(b));
   const ran: Ran[] = [];
   for (const check of ordered) {
     const reason = notSelected(check, config);

@@ -3,11 +3,12 @@ import type { CheckContext } from './context.ts';
 /**
  * Flags in the spirit of test262's frontmatter:
  * - `destructive`: exhausts a limit (the hourly budget, the export slots); runs only when asked.
+ * - `budget`: spends the hourly request budget; runs after every other check, since nothing can follow it.
  * - `slow`: waits on the server's clock (e.g. 900 s for a link to expire); runs only when asked.
  * - `scoped`: needs at least one domain-scoped key.
  * - `exports`: starts export jobs.
  */
-export type Flag = 'destructive' | 'slow' | 'scoped' | 'exports';
+export type Flag = 'destructive' | 'budget' | 'slow' | 'scoped' | 'exports';
 
 /** One check: a single observable statement of the spec. */
 export interface Check {

@@ -1,5 +1,12 @@
 import type { Check } from '../types.ts';
 import { authChecks } from './auth.ts';
+import { errorsChecks } from './errors.ts';
+import { filtersChecks } from './filters.ts';
+import { limitsChecks } from './limits.ts';
+import { pagingChecks } from './paging.ts';
+import { scopeChecks } from './scope.ts';
+import { resourceChecks } from './resources.ts';
+import { exportChecks } from './exports.ts';
 
-/** Every check, in the order they run (destructive ones are moved last by the runner). */
-export const ALL_CHECKS: Check[] = [...authChecks];
+/** Every check, in the order they run; the runner moves destructive ones, then budget-spending ones, to the end. */
+export const ALL_CHECKS: Check[] = [...authChecks, ...errorsChecks, ...pagingChecks, ...filtersChecks, ...scopeChecks, ...resourceChecks, ...exportChecks, ...limitsChecks];

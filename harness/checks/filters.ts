@@ -1,0 +1,205 @@
+import type { CheckContext, Walk } from '../context.ts';
+import type { Check } from '../types.ts';
+import { accountCompanies, accountPeople, assertPage, domainWithin, eventsPath, instant, longestJourney, show, withQuery } from './paging.ts';
+
+const PEOPLE = 'GET /v1/people';
+const EVENTS = 'GET /v1/people/{id}/events';
+const COMPANIES = 'GET /v1/companies';
+
+/** The distinct domains the people walk shows, with how many people carry each. */
+function domainsOf(walk: Walk): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of walk.rows) if (typeof p?.domain === 'string' && p.domain.length > 0) counts.set(p.domain.toLowerCase(), (counts.get(p.domain.toLowerCase()) ?? 0) + 1);
+  return counts;
+}
+
+/** Walks a filtered list with limit 100 (remembered), checking each page's shape. */
+async function filtered(t: CheckContext, path: string, key: string = t.accountKey): Promise<Walk> {
+  const walk = await t.discover.walk(path, key);
+  walk.pages.forEach((r, i) => assertPage(t, r, `GET ${path} page ${i + 1}`, 100));
+  return walk;
+}
+
+/** Fails unless every expected id is among the filtered rows (only when the filtered walk is complete). */
+function assertIncludes(t: CheckContext, walk: Walk, expected: any[], what: string, why: string): void {
+  if (!walk.complete) return;
+  const got = new Set(walk.rows.map((r) => r?.id));
+  const missing = expected.filter((p) => !got.has(p.id));
+  t.assert(missing.length === 0, `${what}: misses ${missing.length} of ${expected.length} rows ${why}, e.g. ${show(missing.slice(0, 3).map((p) => ({ id: p.id, domain: p.domain, clientRef: p.clientRef, lastSeen: p.lastSeen })), 300)}`);
+}
+
+/** Fails unless every filtered row is also one of the account's (when the account walk is complete). */
+function assertSubset(t: CheckContext, walk: Walk, all: Walk, what: string): void {
+  if (!all.complete) return;
+  const ids = new Set(all.rows.map((r) => r?.id));
+  const extra = walk.rows.filter((r) => !ids.has(r?.id));
+  t.assert(extra.length === 0, `${what}: returns ${extra.length} rows the unfiltered list does not hold, e.g. ${show(extra[0]?.id)}`);
+}
+
+/** A hostname that is not one of the known domains nor a parent of one. */
+function unknownDomain(candidate: string, known: Iterable<string>): boolean {
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(candidate)) return false;
+  for (const d of known) if (domainWithin(d, candidate)) return false;
+  return true;
+}
+
+export const filtersChecks: Check[] = [
+  {
+    id: 'filters.domain-includes-subdomains',
+    section: PEOPLE,
+    title: '`domain` returns the people of that domain and of its subdomains, and no one else',
+    async run(t: CheckContext) {
+      const all = await accountPeople(t);
+      const domains = domainsOf(all);
+      let parent: string | undefined;
+      let best = 0;
+      for (const d of domains.keys()) {
+        const subs = [...domains.keys()].filter((e) => e.endsWith(`.${d}`)).length;
+        if (subs > best) [parent, best] = [d, subs];
+      }
+      if (!parent) t.skip(`no domain among the people (${[...domains.keys()].join(', ')}) has a subdomain that is also tracked`);
+      const path = withQuery('/v1/people', { domain: parent });
+      const walk = await filtered(t, path);
+      walk.rows.forEach((p, i) => t.assert(domainWithin(p?.domain, parent), `GET ${path}: row ${i} (${p?.id}) has domain ${show(p?.domain)}, neither ${parent} nor a subdomain of it`));
+      const expected = all.rows.filter((p) => domainWithin(p?.domain, parent));
+      const subPeople = expected.filter((p) => p.domain.toLowerCase() !== parent);
+      t.assert(subPeople.length > 0, `no person on a subdomain of ${parent}`);
+      assertIncludes(t, walk, subPeople, `GET ${path}`, `seen on a subdomain of ${parent}`);
+      assertIncludes(t, walk, expected, `GET ${path}`, `seen on ${parent}`);
+      assertSubset(t, walk, all, `GET ${path}`);
+      if (!walk.complete) t.assert(walk.rows.length > 0, `GET ${path}: no rows though ${expected.length} people carry that domain or a subdomain`);
+    },
+  },
+  {
+    id: 'filters.domain-excludes-lookalikes',
+    section: PEOPLE,
+    title: '`domain` never matches a look-alike domain that merely ends with the same characters',
+    async run(t: CheckContext) {
+      const all = await accountPeople(t);
+      const domains = domainsOf(all);
+      if (domains.size === 0) t.skip('no person carries a domain');
+      const known = [...domains.keys()];
+      // Prefer a domain with a real look-alike (badexample.com beside example.com); else the most common one.
+      const withLookalike = known.find((d) => known.some((e) => e !== d && e.endsWith(d) && !e.endsWith(`.${d}`)));
+      const target = withLookalike ?? [...domains.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+      const path = withQuery('/v1/people', { domain: target });
+      const walk = await filtered(t, path);
+      t.assert(walk.rows.length > 0, `GET ${path}: no rows though ${domains.get(target)} people carry that domain`);
+      walk.rows.forEach((p, i) => t.assert(domainWithin(p?.domain, target), `GET ${path}: row ${i} (${p?.id}) has domain ${show(p?.domain)}, a look-alike or another domain, not ${target} or a subdomain`));
+      // Synthetic look-alikes that no site carries: a prefix added (catches a swapped suffix test) and a character
+      // dropped (catches a suffix test without the dot). Each must return only rows of exactly that domain: none.
+      const probes = [`x${target}`, target.slice(1)].filter((s) => unknownDomain(s, known));
+      for (const probe of probes) {
+        const reply = await t.get(withQuery('/v1/people', { domain: probe, limit: 100 }));
+        assertPage(t, reply, `GET /v1/people?domain=${probe}`, 100);
+        const wrong = reply.body.data.filter((p: any) => !domainWithin(p?.domain, probe));
+        t.assert(wrong.length === 0, `GET /v1/people?domain=${probe} returns ${wrong.length} people of other domains, e.g. ${show(wrong.slice(0, 3).map((p: any) => p?.domain))}`);
+      }
+      if (!withLookalike && probes.length === 0) t.skip('no real or synthetic look-alike domain could be formed');
+    },
+  },
+  {
+    id: 'filters.client-ref',
+    section: PEOPLE,
+    title: '`client_ref` returns only that client\'s people, covering every domain registered under it',
+    async run(t: CheckContext) {
+      const all = await accountPeople(t);
+      const refs = new Map<string, Set<string>>();
+      for (const p of all.rows) {
+        if (typeof p?.clientRef !== 'string' || p.clientRef.length === 0) continue;
+        if (!refs.has(p.clientRef)) refs.set(p.clientRef, new Set());
+        if (typeof p.domain === 'string') refs.get(p.clientRef)!.add(p.domain);
+      }
+      if (refs.size === 0) t.skip('no person carries a clientRef');
+      // The reference spread over the most domains shows whether the filter covers all of them.
+      const [ref, refDomains] = [...refs.entries()].sort((a, b) => b[1].size - a[1].size)[0]!;
+      const path = withQuery('/v1/people', { client_ref: ref });
+      const walk = await filtered(t, path);
+      walk.rows.forEach((p, i) => t.assert(p?.clientRef === ref, `GET ${path}: row ${i} (${p?.id}) has clientRef ${show(p?.clientRef)}`));
+      for (const domain of refDomains) {
+        const expected = all.rows.filter((p) => p?.clientRef === ref && p.domain === domain);
+        assertIncludes(t, walk, expected, `GET ${path}`, `seen on ${domain}, which carries clientRef ${ref}`);
+      }
+      assertSubset(t, walk, all, `GET ${path}`);
+      t.assert(walk.rows.length > 0, `GET ${path}: no rows`);
+      const unknown = withQuery('/v1/people', { client_ref: `${ref}-harness-unknown`, limit: 100 });
+      const none = await t.get(unknown);
+      assertPage(t, none, `GET ${unknown}`, 100);
+      t.assert(none.body.data.length === 0, `GET ${unknown} returns ${none.body.data.length} people for a client reference no site carries`);
+    },
+  },
+  {
+    id: 'filters.event-type-narrows',
+    section: EVENTS,
+    title: '`event_type` narrows a journey to that kind of event only',
+    async run(t: CheckContext) {
+      const { person, walk: journey } = await longestJourney(t);
+      const counts = new Map<string, number>();
+      for (const e of journey.rows) if (typeof e?.eventType === 'string') counts.set(e.eventType, (counts.get(e.eventType) ?? 0) + 1);
+      if (counts.size < 2) t.skip(`the longest journey found holds ${counts.size} kind(s) of event; narrowing needs two`);
+      // A rare type, preferring a form submission: the narrowed list is then clearly a strict subset.
+      const type = counts.has('form_submission') ? 'form_submission' : [...counts.entries()].sort((a, b) => a[1] - b[1])[0]![0];
+      const path = withQuery(eventsPath(person.id), { event_type: type });
+      const walk = await filtered(t, path);
+      t.assert(walk.rows.length > 0, `GET ${path}: no events though the journey holds ${counts.get(type)}`);
+      walk.rows.forEach((e, i) => t.assert(e?.eventType === type, `GET ${path}: event ${i} (${e?.eventId}) has eventType ${show(e?.eventType)}`));
+      if (journey.complete && walk.complete) {
+        const want = journey.rows.filter((e) => e.eventType === type).map((e) => e.eventId).sort();
+        const got = walk.rows.map((e) => e.eventId).sort();
+        t.assert(JSON.stringify(want) === JSON.stringify(got), `GET ${path}: returns ${got.length} events, the journey holds ${want.length} of that type`);
+      }
+    },
+  },
+  {
+    id: 'filters.event-type-unknown-empty',
+    section: EVENTS,
+    title: 'An `event_type` no event carries gives an empty page, not an error',
+    async run(t: CheckContext) {
+      const { person } = await longestJourney(t);
+      const path = withQuery(eventsPath(person.id), { event_type: 'harness_unknown_type', limit: 100 });
+      const reply = await t.get(path);
+      assertPage(t, reply, `GET ${path}`, 100);
+      t.assert(reply.body.data.length === 0, `GET ${path}: returns ${reply.body.data.length} events`);
+      t.assert(!('nextCursor' in reply.body.pagination), `GET ${path}: an empty result carries a nextCursor`);
+    },
+  },
+  ...(['people', 'companies'] as const).map(
+    (list): Check => ({
+      id: `filters.${list}-last-seen-after`,
+      section: list === 'people' ? PEOPLE : COMPANIES,
+      title: `The lastSeen-after filter on ${list} returns exactly the rows whose lastSeen is strictly after the instant`,
+      async run(t: CheckContext) {
+        const all = list === 'people' ? await accountPeople(t) : await accountCompanies(t);
+        const times = all.rows.map((r) => r?.lastSeen).filter((v): v is string => !Number.isNaN(instant(v)));
+        if (new Set(times).size < 2) t.skip(`fewer than two distinct lastSeen values among ${list}`);
+        const sorted = [...times].sort((a, b) => instant(a) - instant(b));
+        const median = sorted[Math.floor(sorted.length / 2)]!;
+        const cut = instant(median);
+        const path = withQuery(`/v1/${list}`, { [t.profile.lastSeenAfterParam]: median });
+        const walk = await filtered(t, path);
+        walk.rows.forEach((r, i) => t.assert(instant(r?.lastSeen) > cut, `GET ${path}: row ${i} (${r?.id}) has lastSeen ${show(r?.lastSeen)}, not after ${median}`));
+        // The walk is lastSeen-descending, so every row after the median is within what was walked.
+        const expected = all.rows.filter((r) => instant(r?.lastSeen) > cut);
+        t.assert(expected.length > 0, `no ${list} after the median ${median}`);
+        assertIncludes(t, walk, expected, `GET ${path}`, `whose lastSeen is after ${median}`);
+        if (walk.complete) t.assert(walk.rows.length === expected.length, `GET ${path}: returns ${walk.rows.length} rows, ${expected.length} have lastSeen after ${median}`);
+      },
+    }),
+  ),
+  {
+    id: 'filters.hot-leads',
+    section: PEOPLE,
+    title: 'The hot-leads filter returns exactly the people whose isHotLead is true',
+    async run(t: CheckContext) {
+      const all = await accountPeople(t);
+      const hot = all.rows.filter((p) => p?.isHotLead === true);
+      if (hot.length === 0) t.skip('no person is a hot lead');
+      if (hot.length === all.rows.length) t.skip('every person is a hot lead, so the filter cannot be told from none');
+      const path = withQuery('/v1/people', { [t.profile.hotLeadsParam]: t.profile.hotLeadsValue });
+      const walk = await filtered(t, path);
+      walk.rows.forEach((p, i) => t.assert(p?.isHotLead === true, `GET ${path}: row ${i} (${p?.id}) has isHotLead ${show(p?.isHotLead)}`));
+      assertIncludes(t, walk, hot, `GET ${path}`, 'with isHotLead true');
+      assertSubset(t, walk, all, `GET ${path}`);
+    },
+  },
+];

@@ -1,0 +1,454 @@
+import type { CheckContext, Walk } from '../context.ts';
+import type { Reply } from '../http.ts';
+import type { Check } from '../types.ts';
+
+const SECTION = 'Pagination and ordering';
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared by the paging, filter and scope checks (all through the API, nothing else).
+// ---------------------------------------------------------------------------------------------
+
+const memo = new WeakMap<CheckContext, Map<string, Promise<unknown>>>();
+
+/** Runs `make` once per harness run (per context) and key; a failure is not remembered. */
+export function once<T>(t: CheckContext, key: string, make: () => Promise<T>): Promise<T> {
+  let map = memo.get(t);
+  if (!map) memo.set(t, (map = new Map()));
+  let value = map.get(key) as Promise<T> | undefined;
+  if (!value) {
+    value = make();
+    map.set(key, value);
+    value.catch(() => map.delete(key));
+  }
+  return value;
+}
+
+/** Appends query parameters to a path that may already carry some. */
+export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+  const parts = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  if (parts.length === 0) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${parts.join('&')}`;
+}
+
+/** The path of a person's events. */
+export function eventsPath(personId: string): string {
+  return `/v1/people/${encodeURIComponent(personId)}/events`;
+}
+
+/** Whether `domain` is `filter` itself or one of its subdomains. */
+export function domainWithin(domain: unknown, filter: string): boolean {
+  if (typeof domain !== 'string') return false;
+  const d = domain.toLowerCase();
+  const f = filter.toLowerCase();
+  return d === f || d.endsWith(`.${f}`);
+}
+
+/** A short JSON rendering for messages. */
+export function show(value: unknown, max = 120): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Epoch milliseconds of an ISO 8601 instant, or NaN. */
+export function instant(value: unknown): number {
+  return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
+/**
+ * Fails unless the reply is a list page: `{data: [...], pagination: {limit, count, nextCursor?}}`
+ * with count = data.length ≤ limit, limit echoing the requested one, nextCursor absent or a string.
+ */
+export function assertPage(t: CheckContext, reply: Reply, what: string, limit?: number): void {
+  t.status(reply, 200, what);
+  const body = reply.body;
+  t.assert(body && typeof body === 'object' && Array.isArray(body.data), `${what}: body has no data array: ${reply.text.slice(0, 200)}`);
+  const p = body.pagination;
+  t.assert(p && typeof p === 'object' && !Array.isArray(p), `${what}: body has no pagination object`);
+  t.assert(Number.isInteger(p.limit) && p.limit >= 1 && p.limit <= 100, `${what}: pagination.limit is ${show(p.limit)}, not an integer from 1 to 100`);
+  if (limit !== undefined) t.assert(p.limit === limit, `${what}: pagination.limit is ${show(p.limit)}, not the requested ${limit}`);
+  t.assert(Number.isInteger(p.count), `${what}: pagination.count is ${show(p.count)}, not an integer`);
+  t.assert(p.count === body.data.length, `${what}: pagination.count is ${p.count} but data holds ${body.data.length} rows`);
+  t.assert(body.data.length <= p.limit, `${what}: ${body.data.length} rows exceed pagination.limit ${p.limit}`);
+  if ('nextCursor' in p) {
+    t.assert(typeof p.nextCursor === 'string' && p.nextCursor.length > 0, `${what}: pagination.nextCursor is ${show(p.nextCursor)}; it must be a non-empty string or absent`);
+  }
+}
+
+/** The account's people, walked once with limit 100. */
+export function accountPeople(t: CheckContext): Promise<Walk> {
+  return t.discover.walk('/v1/people', t.accountKey);
+}
+
+/** The account's companies, walked once with limit 100. */
+export function accountCompanies(t: CheckContext): Promise<Walk> {
+  return t.discover.walk('/v1/companies', t.accountKey);
+}
+
+/** The person with the highest visitCount among the first page of people, and their journey walked with limit 100. */
+export function longestJourney(t: CheckContext): Promise<{ person: any; walk: Walk }> {
+  return once(t, 'longest-journey', async () => {
+    const people = await accountPeople(t);
+    const first = people.rows.slice(0, 100).filter((p) => p && typeof p.id === 'string');
+    if (first.length === 0) t.skip('the account has no people');
+    const person = first.reduce((best, p) => ((Number(p.visitCount) || 0) > (Number(best.visitCount) || 0) ? p : best));
+    const walk = await t.discover.walk(eventsPath(person.id), t.accountKey);
+    if (walk.rows.length === 0) t.skip(`the most active person ${person.id} has no events`);
+    return { person, walk };
+  });
+}
+
+/** Walks a list with the given page size, checking every page's shape, for at most `maxPages` pages. */
+export async function walkPages(t: CheckContext, path: string, limit: number, maxPages: number, key: string = t.accountKey): Promise<Walk> {
+  const rows: any[] = [];
+  const pages: Reply[] = [];
+  let cursor: string | undefined;
+  do {
+    const url = withQuery(path, { limit, cursor });
+    const reply = await t.get(url, { key });
+    assertPage(t, reply, `GET ${path} (limit ${limit}) page ${pages.length + 1}`, limit);
+    pages.push(reply);
+    rows.push(...reply.body.data);
+    cursor = reply.body.pagination.nextCursor;
+  } while (cursor && pages.length < maxPages);
+  return { rows, pages, complete: !cursor };
+}
+
+/** Fails when a field repeats among rows. */
+function assertUnique(t: CheckContext, rows: any[], field: string, what: string): void {
+  const seen = new Set<unknown>();
+  rows.forEach((row, i) => {
+    const value = row?.[field];
+    t.assert(typeof value === 'string' && value.length > 0, `${what}: row ${i} has no ${field}`);
+    t.assert(!seen.has(value), `${what}: ${field} ${show(value)} appears twice (row ${i})`);
+    seen.add(value);
+  });
+}
+
+/** Compares a small-page walk with the limit-100 walk: same rows, same order, no duplicates, no gaps. */
+function assertSameRows(t: CheckContext, small: Walk, smallLimit: number, big: Walk, field: string, what: string): void {
+  assertUnique(t, small.rows, field, `${what} with limit ${smallLimit}`);
+  assertUnique(t, big.rows, field, `${what} with limit 100`);
+  const n = Math.min(small.rows.length, big.rows.length);
+  for (let i = 0; i < n; i++) {
+    const a = small.rows[i]?.[field];
+    const b = big.rows[i]?.[field];
+    t.assert(a === b, `${what}: row ${i} is ${show(a)} when paging by ${smallLimit} but ${show(b)} when paging by 100 (a duplicate, a gap or an unstable order)`);
+  }
+  if (small.complete) t.assert(small.rows.length <= big.rows.length && (big.complete ? small.rows.length === big.rows.length : true), `${what}: paging by ${smallLimit} ends after ${small.rows.length} rows, paging by 100 found ${big.rows.length}${big.complete ? '' : '+'}`);
+  if (big.complete) t.assert(small.rows.length <= big.rows.length, `${what}: paging by ${smallLimit} found ${small.rows.length} rows, more than the ${big.rows.length} of paging by 100`);
+}
+
+/** Fails unless the walk's rows are ordered by `field` descending. */
+function assertDescending(t: CheckContext, walk: Walk, field: string, what: string): void {
+  walk.rows.forEach((row, i) => {
+    t.assert(!Number.isNaN(instant(row?.[field])), `${what}: row ${i} has ${field} ${show(row?.[field])}, not a date-time`);
+  });
+  for (let i = 1; i < walk.rows.length; i++) {
+    const prev = instant(walk.rows[i - 1][field]);
+    const cur = instant(walk.rows[i][field]);
+    t.assert(cur <= prev, `${what}: row ${i} has ${field} ${walk.rows[i][field]}, after row ${i - 1}'s ${walk.rows[i - 1][field]} — not ${field} descending`);
+  }
+}
+
+/** A cursor of a one-row page of the path, or a skip. */
+async function cursorOf(t: CheckContext, path: string, what: string, key: string = t.accountKey): Promise<string> {
+  const reply = await t.get(withQuery(path, { limit: 1 }), { key });
+  assertPage(t, reply, `GET ${path}?limit=1`, 1);
+  return t.nextCursor(reply, what);
+}
+
+/** Replaces a few characters in the middle by others of the same kind. */
+function flipMiddle(cursor: string): string {
+  const chars = [...cursor];
+  const mid = Math.floor(chars.length / 2);
+  for (let i = Math.max(0, mid - 1); i < Math.min(chars.length, mid + 2); i++) {
+    const c = chars[i]!;
+    chars[i] = /[0-8]/.test(c) ? String(Number(c) + 1) : c === '9' ? '0' : /[a-y]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 1) : c === 'z' ? 'a' : /[A-Y]/.test(c) ? String.fromCharCode(c.charCodeAt(0) + 1) : c === 'Z' ? 'A' : c === 'A' ? 'B' : 'A';
+  }
+  return chars.join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const SMALL = 7;
+const SMALL_PAGES = 12;
+
+export const pagingChecks: Check[] = [
+  {
+    id: 'paging.limit-honoured',
+    section: SECTION,
+    title: '`limit` 1 and 100 are honoured: at most that many rows, and pagination.limit echoes the value',
+    async run(t: CheckContext) {
+      const people = await accountPeople(t);
+      const one = await t.get('/v1/people?limit=1');
+      assertPage(t, one, 'GET /v1/people?limit=1', 1);
+      if (people.rows.length === 0) t.skip('the account has no people');
+      t.assert(one.body.data.length === 1, `GET /v1/people?limit=1 returned ${one.body.data.length} rows though the account has people`);
+      if (people.rows.length > 1) t.assert(typeof one.body.pagination.nextCursor === 'string', 'GET /v1/people?limit=1 has no nextCursor though the account has more than one person');
+      const first = people.pages[0]!;
+      assertPage(t, first, 'GET /v1/people?limit=100', 100);
+      t.assert(first.body.data.length === Math.min(100, people.rows.length), `GET /v1/people?limit=100 returned ${first.body.data.length} rows of ${people.rows.length}${people.complete ? '' : '+'}`);
+      const companies = await accountCompanies(t);
+      assertPage(t, companies.pages[0]!, 'GET /v1/companies?limit=100', 100);
+      const c1 = await t.get('/v1/companies?limit=1');
+      assertPage(t, c1, 'GET /v1/companies?limit=1', 1);
+    },
+  },
+  {
+    id: 'paging.limit-out-of-range-400',
+    section: SECTION,
+    title: 'A `limit` outside 1..100 or not an integer answers 400 validation_error naming limit',
+    async run(t: CheckContext) {
+      const { person } = await longestJourney(t);
+      const cases: [string, string][] = [
+        ['/v1/people', '0'],
+        ['/v1/people', '101'],
+        ['/v1/people', '-1'],
+        ['/v1/people', 'abc'],
+        ['/v1/people', '1.5'],
+        ['/v1/companies', '101'],
+        [eventsPath(person.id), '0'],
+      ];
+      for (const [path, limit] of cases) {
+        const what = `GET ${path}?limit=${limit}`;
+        const reply = await t.get(withQuery(path, { limit }));
+        t.error(reply, 400, 'validation_error', what);
+        t.assert(/limit/i.test(reply.body.error.message), `${what}: the message ${show(reply.body.error.message)} does not name limit`);
+      }
+    },
+  },
+  {
+    id: 'paging.sort-order-reserved',
+    section: SECTION,
+    title: 'The reserved parameters `sort` and `order` answer 400 bad_request on every list endpoint',
+    async run(t: CheckContext) {
+      const { person } = await longestJourney(t);
+      for (const path of ['/v1/people', '/v1/companies', eventsPath(person.id)]) {
+        t.error(await t.get(withQuery(path, { sort: 'lastSeen' })), 400, 'bad_request', `GET ${path}?sort=lastSeen`);
+        t.error(await t.get(withQuery(path, { order: 'asc' })), 400, 'bad_request', `GET ${path}?order=asc`);
+      }
+    },
+  },
+  {
+    id: 'paging.response-shape',
+    section: SECTION,
+    title: 'Every list page is {data, pagination: {limit, count, nextCursor?}} with count = data.length',
+    async run(t: CheckContext) {
+      const people = await accountPeople(t);
+      const companies = await accountCompanies(t);
+      const { person, walk: journey } = await longestJourney(t);
+      people.pages.forEach((r, i) => assertPage(t, r, `GET /v1/people?limit=100 page ${i + 1}`, 100));
+      companies.pages.forEach((r, i) => assertPage(t, r, `GET /v1/companies?limit=100 page ${i + 1}`, 100));
+      journey.pages.forEach((r, i) => {
+        const what = `GET ${eventsPath(person.id)}?limit=100 page ${i + 1}`;
+        assertPage(t, r, what, 100);
+        const summary = r.body.person;
+        t.assert(summary && typeof summary === 'object' && summary.id === person.id, `${what}: person summary is ${show(summary)}, not the person ${person.id}`);
+      });
+      for (const [walk, what] of [[people, 'people'], [companies, 'companies'], [journey, 'events']] as const) {
+        walk.pages.slice(0, -1).forEach((r, i) => t.assert(typeof r.body.pagination.nextCursor === 'string', `${what} page ${i + 1} is not the last yet has no nextCursor`));
+      }
+    },
+  },
+  {
+    id: 'paging.people-walk-consistent',
+    section: SECTION,
+    title: `Paging people by ${SMALL} gives the same rows in the same order as paging by 100: no duplicates, no gaps`,
+    async run(t: CheckContext) {
+      const big = await accountPeople(t);
+      if (big.rows.length <= SMALL) t.skip(`the account has ${big.rows.length} people, not more than one page of ${SMALL}`);
+      const small = await walkPages(t, '/v1/people', SMALL, SMALL_PAGES);
+      assertSameRows(t, small, SMALL, big, 'id', 'GET /v1/people');
+    },
+  },
+  {
+    id: 'paging.companies-walk-consistent',
+    section: SECTION,
+    title: `Paging companies by ${SMALL} gives the same rows in the same order as paging by 100: no duplicates, no gaps`,
+    async run(t: CheckContext) {
+      const big = await accountCompanies(t);
+      if (big.rows.length <= SMALL) t.skip(`the account has ${big.rows.length} companies, not more than one page of ${SMALL}`);
+      const small = await walkPages(t, '/v1/companies', SMALL, SMALL_PAGES);
+      assertSameRows(t, small, SMALL, big, 'id', 'GET /v1/companies');
+    },
+  },
+  {
+    id: 'paging.events-walk-consistent',
+    section: SECTION,
+    title: `Paging a journey by ${SMALL} gives the same events in the same order as paging by 100: no duplicates, no gaps`,
+    async run(t: CheckContext) {
+      const { person, walk: big } = await longestJourney(t);
+      if (big.rows.length <= SMALL) t.skip(`the longest journey found has ${big.rows.length} events, not more than one page of ${SMALL}`);
+      const small = await walkPages(t, eventsPath(person.id), SMALL, SMALL_PAGES);
+      assertSameRows(t, small, SMALL, big, 'eventId', `GET ${eventsPath(person.id)}`);
+    },
+  },
+  {
+    id: 'paging.people-order-lastseen-desc',
+    section: SECTION,
+    title: 'People are ordered by lastSeen descending across pages',
+    async run(t: CheckContext) {
+      const walk = await accountPeople(t);
+      if (walk.rows.length < 2) t.skip('fewer than two people');
+      assertDescending(t, walk, 'lastSeen', 'GET /v1/people');
+    },
+  },
+  {
+    id: 'paging.companies-order-lastseen-desc',
+    section: SECTION,
+    title: 'Companies are ordered by lastSeen descending across pages',
+    async run(t: CheckContext) {
+      const walk = await accountCompanies(t);
+      if (walk.rows.length < 2) t.skip('fewer than two companies');
+      assertDescending(t, walk, 'lastSeen', 'GET /v1/companies');
+    },
+  },
+  {
+    id: 'paging.events-order-consistent',
+    section: SECTION,
+    title: 'A journey is ordered by timestamp in one direction throughout its pages',
+    async run(t: CheckContext) {
+      const { person, walk } = await longestJourney(t);
+      const what = `GET ${eventsPath(person.id)}`;
+      const times = walk.rows.map((e, i) => {
+        const ms = instant(e?.timestamp);
+        t.assert(!Number.isNaN(ms), `${what}: event ${i} has timestamp ${show(e?.timestamp)}, not a date-time`);
+        return ms;
+      });
+      let direction = 0;
+      for (let i = 1; i < times.length; i++) {
+        const step = Math.sign(times[i]! - times[i - 1]!);
+        if (step === 0) continue;
+        if (direction === 0) direction = step;
+        t.assert(step === direction, `${what}: event ${i} (${walk.rows[i].timestamp}) breaks the ${direction < 0 ? 'descending' : 'ascending'} order set by earlier events (previous ${walk.rows[i - 1].timestamp})`);
+      }
+      if (direction === 0) t.skip('the journey has no two events with different timestamps');
+    },
+  },
+  {
+    id: 'paging.last-page',
+    section: SECTION,
+    title: 'The last page has no nextCursor and, unless it is the first page, is not empty',
+    async run(t: CheckContext) {
+      const walks: [string, Walk][] = [
+        ['GET /v1/people', await accountPeople(t)],
+        ['GET /v1/companies', await accountCompanies(t)],
+      ];
+      const { person, walk } = await longestJourney(t);
+      walks.push([`GET ${eventsPath(person.id)}`, walk]);
+      let checked = 0;
+      for (const [what, w] of walks) {
+        if (!w.complete) continue;
+        const last = w.pages[w.pages.length - 1]!;
+        t.assert(!('nextCursor' in (last.body.pagination ?? {})), `${what}: the last page carries nextCursor`);
+        if (w.pages.length > 1) t.assert(last.body.data.length > 0, `${what}: the last page (page ${w.pages.length}) is empty; the previous page should have had no nextCursor`);
+        checked++;
+      }
+      // A last page that exactly fills its page size is where an implementation most often hands out a cursor to an
+      // empty page: ask for exactly the rows that remain.
+      for (const [what, w] of walks.slice(0, 2)) {
+        if (!w.complete || w.rows.length === 0) continue;
+        const lastRows = w.pages[w.pages.length - 1]!.body.data.length;
+        const cursor: string | undefined = w.pages.length > 1 ? w.pages[w.pages.length - 2]!.body.pagination.nextCursor : undefined;
+        if (lastRows === 100) continue; // the walk itself already ended on a full page
+        const path = what.slice('GET '.length);
+        const url = withQuery(path, { limit: lastRows, cursor });
+        const reply = await t.get(url);
+        if (cursor && reply.status === 400 && reply.body?.error?.code === 'invalid_cursor') continue; // single-use or limit-bound cursors: not this statement
+        assertPage(t, reply, `${what} asking for exactly the last ${lastRows} rows`, lastRows);
+        t.assert(reply.body.data.length === lastRows, `${what}: asking for exactly the last ${lastRows} rows returned ${reply.body.data.length}`);
+        t.assert(!('nextCursor' in reply.body.pagination), `${what}: a page holding exactly the last ${lastRows} rows carries a nextCursor (to an empty page)`);
+        checked++;
+      }
+      if (checked === 0) t.skip('no list could be walked to its end within the page budget');
+    },
+  },
+  {
+    id: 'paging.cursor-continues',
+    section: SECTION,
+    title: 'Passing nextCursor returns the page that follows exactly where the previous one ended',
+    async run(t: CheckContext) {
+      const big = await accountPeople(t);
+      if (big.rows.length < 4) t.skip('fewer than four people');
+      const first = await t.get('/v1/people?limit=3');
+      assertPage(t, first, 'GET /v1/people?limit=3', 3);
+      const cursor = t.nextCursor(first, 'GET /v1/people?limit=3');
+      const second = await t.get(withQuery('/v1/people', { limit: 3, cursor }));
+      assertPage(t, second, 'GET /v1/people?limit=3&cursor=…', 3);
+      const got = [...first.body.data, ...second.body.data].map((p: any) => p.id);
+      const want = big.rows.slice(0, 6).map((p) => p.id);
+      t.assert(JSON.stringify(got) === JSON.stringify(want), `two pages of 3 give ${show(got, 300)}, but the list starts ${show(want, 300)}`);
+    },
+  },
+  {
+    id: 'paging.cursor-tampered-400',
+    section: SECTION,
+    title: 'An edited, truncated, extended or made-up cursor answers 400 invalid_cursor',
+    async run(t: CheckContext) {
+      const cursor = await cursorOf(t, '/v1/people', 'GET /v1/people?limit=1');
+      const forged = [
+        ['flipped in the middle', flipMiddle(cursor)],
+        ['truncated to half', cursor.slice(0, Math.max(1, Math.floor(cursor.length / 2)))],
+        ['with characters appended', `${cursor}x1`],
+        ['garbage', 'not-a-cursor'],
+        ['base64 of an offset', btoa('{"offset":1}')],
+        ['base64 of a position', btoa(JSON.stringify({ id: 'x', lastSeen: '2020-01-01T00:00:00Z' }))],
+      ];
+      for (const [how, value] of forged) {
+        t.assert(value !== cursor, `could not forge a cursor ${how}`);
+        t.error(await t.get(withQuery('/v1/people', { limit: 1, cursor: value })), 400, 'invalid_cursor', `GET /v1/people with a cursor ${how}`);
+      }
+    },
+  },
+  {
+    id: 'paging.cursor-other-endpoint-400',
+    section: SECTION,
+    title: 'A cursor issued by another list endpoint answers 400 invalid_cursor',
+    async run(t: CheckContext) {
+      const people = await accountPeople(t);
+      const peopleCursor = await cursorOf(t, '/v1/people', 'GET /v1/people?limit=1');
+      const companyCursor = await cursorOf(t, '/v1/companies', 'GET /v1/companies?limit=1');
+      t.error(await t.get(withQuery('/v1/people', { limit: 1, cursor: companyCursor })), 400, 'invalid_cursor', 'GET /v1/people with a companies cursor');
+      t.error(await t.get(withQuery('/v1/companies', { limit: 1, cursor: peopleCursor })), 400, 'invalid_cursor', 'GET /v1/companies with a people cursor');
+      const { person, walk } = await longestJourney(t);
+      t.error(await t.get(withQuery(eventsPath(person.id), { limit: 1, cursor: peopleCursor })), 400, 'invalid_cursor', `GET ${eventsPath(person.id)} with a people cursor`);
+      // A journey's cursor is for that journey: another person's events are another list.
+      const other = people.rows.find((p) => p.id !== person.id && (Number(p.visitCount) || 0) > 0);
+      if (walk.rows.length > 1 && other) {
+        const eventsCursor = await cursorOf(t, eventsPath(person.id), `GET ${eventsPath(person.id)}?limit=1`);
+        t.error(await t.get(withQuery(eventsPath(other.id), { limit: 1, cursor: eventsCursor })), 400, 'invalid_cursor', `GET ${eventsPath(other.id)} with ${person.id}'s events cursor`);
+        t.error(await t.get(withQuery('/v1/people', { limit: 1, cursor: eventsCursor })), 400, 'invalid_cursor', 'GET /v1/people with an events cursor');
+      }
+    },
+  },
+  {
+    id: 'paging.cursor-bound-to-filters',
+    section: SECTION,
+    title: 'A cursor replayed with different filters answers 400 invalid_cursor',
+    async run(t: CheckContext) {
+      const people = await accountPeople(t);
+      const counts = new Map<string, number>();
+      for (const p of people.rows) if (typeof p.domain === 'string') counts.set(p.domain, (counts.get(p.domain) ?? 0) + 1);
+      const domains = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([d]) => d);
+      const domain = domains[0];
+      if (!domain) t.skip('no person carries a domain');
+      const path = withQuery('/v1/people', { domain });
+      const cursor = await cursorOf(t, path, `GET ${path}&limit=1`);
+      // The cursor is good where it was issued …
+      assertPage(t, await t.get(withQuery(path, { limit: 1, cursor })), `GET ${path} with its own cursor`, 1);
+      // … and nowhere else.
+      t.error(await t.get(withQuery('/v1/people', { limit: 1, cursor })), 400, 'invalid_cursor', `GET /v1/people without domain, with a cursor issued for domain=${domain}`);
+      const other = domains.find((d) => !domainWithin(d, domain) && !domainWithin(domain, d));
+      if (other) {
+        t.error(await t.get(withQuery('/v1/people', { domain: other, limit: 1, cursor })), 400, 'invalid_cursor', `GET /v1/people?domain=${other} with a cursor issued for domain=${domain}`);
+      }
+      const after = people.rows[Math.floor(people.rows.length / 2)]?.lastSeen;
+      if (typeof after === 'string') {
+        const lsPath = withQuery('/v1/people', { [t.profile.lastSeenAfterParam]: after });
+        t.error(await t.get(withQuery(lsPath, { limit: 1, cursor })), 400, 'invalid_cursor', `GET ${lsPath} with a cursor issued for domain=${domain}`);
+      }
+    },
+  },
+];

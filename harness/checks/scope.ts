@@ -1,0 +1,166 @@
+import type { CheckContext, Walk } from '../context.ts';
+import type { Check } from '../types.ts';
+import { accountPeople, assertPage, domainWithin, eventsPath, longestJourney, once, show, withQuery } from './paging.ts';
+
+const SECTION = 'Authentication';
+
+/** The first scoped key and the people it lists, walked with limit 100. */
+async function scopedPeople(t: CheckContext): Promise<{ domain: string; key: string; walk: Walk }> {
+  const { domain, key } = t.scoped(0);
+  const walk = await t.discover.walk('/v1/people', key);
+  walk.pages.forEach((r, i) => assertPage(t, r, `GET /v1/people with the ${domain} key, page ${i + 1}`, 100));
+  return { domain, key, walk };
+}
+
+/** A tracked domain that neither is the scoped domain nor contains it or is contained by it, preferring one with people. */
+async function otherDomain(t: CheckContext, scope: string): Promise<string> {
+  return once(t, `scope.other-domain ${scope}`, async () => {
+    const all = await accountPeople(t);
+    const unrelated = (d: string) => !domainWithin(d, scope) && !domainWithin(scope, d);
+    const counts = new Map<string, number>();
+    for (const p of all.rows) if (typeof p?.domain === 'string' && unrelated(p.domain)) counts.set(p.domain, (counts.get(p.domain) ?? 0) + 1);
+    const fromPeople = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const fromKeys = t.config.scopedKeys.map((s) => s.domain).find(unrelated);
+    const other = fromPeople ?? fromKeys;
+    if (!other) t.skip(`no tracked domain besides ${scope} and its relatives`);
+    return other;
+  });
+}
+
+export const scopeChecks: Check[] = [
+  {
+    id: 'scope.people-within-domain',
+    section: SECTION,
+    title: 'A domain-scoped key lists only people of its domain',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, walk } = await scopedPeople(t);
+      if (walk.rows.length === 0) t.skip(`the ${domain} key lists no one, so there is nothing to check`);
+      walk.rows.forEach((p, i) => t.assert(domainWithin(p?.domain, domain), `GET /v1/people with the ${domain} key: row ${i} (${p?.id}) has domain ${show(p?.domain)}`));
+      const all = await accountPeople(t);
+      if (all.complete) t.assert(walk.rows.length < all.rows.length || all.rows.every((p) => domainWithin(p?.domain, domain)), `the ${domain} key lists all ${all.rows.length} people of the account, not only its own`);
+    },
+  },
+  {
+    id: 'scope.outside-person-404',
+    section: SECTION,
+    title: 'A person outside a scoped key\'s domain answers 404 not_found, for the person and for their events',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      if (!walk.complete) t.skip(`the ${domain} key's people could not be walked to the end, so no one is known to be outside`);
+      const all = await accountPeople(t);
+      const inside = new Set(walk.rows.map((p) => p.id));
+      const outsider = all.rows.find((p) => !inside.has(p.id) && !domainWithin(p.domain, domain)) ?? all.rows.find((p) => !inside.has(p.id));
+      if (!outsider) t.skip(`every person the account key lists is also listed by the ${domain} key`);
+      // Control: the key does read people in its scope.
+      const insider = walk.rows[0];
+      if (insider) {
+        const ok = await t.get(`/v1/people/${encodeURIComponent(insider.id)}`, { key });
+        t.status(ok, 200, `GET /v1/people/${insider.id} (in scope) with the ${domain} key`);
+        t.assert(ok.body?.data?.id === insider.id, `GET /v1/people/${insider.id} with the ${domain} key returned ${show(ok.body?.data?.id)}`);
+      }
+      const path = `/v1/people/${encodeURIComponent(outsider.id)}`;
+      t.status(await t.get(path), 200, `GET ${path} with the account key`);
+      t.error(await t.get(path, { key }), 404, 'not_found', `GET ${path} (domain ${outsider.domain}) with the ${domain} key`);
+      t.error(await t.get(eventsPath(outsider.id), { key }), 404, 'not_found', `GET ${eventsPath(outsider.id)} (domain ${outsider.domain}) with the ${domain} key`);
+    },
+  },
+  {
+    id: 'scope.domain-filter-ceiling',
+    section: SECTION,
+    title: 'Passing `domain` for another client\'s domain with a scoped key returns nothing',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      const other = await otherDomain(t, domain);
+      const path = withQuery('/v1/people', { domain: other, limit: 100 });
+      const reply = await t.get(path, { key });
+      assertPage(t, reply, `GET ${path} with the ${domain} key`, 100);
+      t.assert(reply.body.data.length === 0, `GET ${path} with the ${domain} key returns ${reply.body.data.length} people, e.g. ${show(reply.body.data[0]?.domain)}`);
+      t.assert(!('nextCursor' in reply.body.pagination), `GET ${path} with the ${domain} key: an empty result carries a nextCursor`);
+      // The same ceiling holds on a journey the key can read.
+      const insider = walk.rows[0];
+      if (insider) {
+        const events = withQuery(eventsPath(insider.id), { domain: other, limit: 100 });
+        const r = await t.get(events, { key });
+        assertPage(t, r, `GET ${events} with the ${domain} key`, 100);
+        t.assert(r.body.data.length === 0, `GET ${events} with the ${domain} key returns ${r.body.data.length} events of ${show(r.body.data[0]?.domain)}`);
+      }
+    },
+  },
+  {
+    id: 'scope.events-within-domain',
+    section: 'GET /v1/people/{id}/events',
+    title: 'With a domain-scoped key a journey holds only events from that key\'s domain',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      if (walk.rows.length === 0) t.skip(`the ${domain} key lists no one`);
+      const inside = new Set(walk.rows.map((p) => p.id));
+      // The most active people are the likeliest to have been seen on other domains too.
+      const candidates = [...walk.rows].sort((a, b) => (Number(b.visitCount) || 0) - (Number(a.visitCount) || 0)).slice(0, 2);
+      const journey = await longestJourney(t).catch(() => undefined);
+      if (journey && inside.has(journey.person.id) && !candidates.some((p) => p.id === journey.person.id)) candidates.unshift(journey.person);
+      let seen = 0;
+      for (const person of candidates.slice(0, 3)) {
+        const path = withQuery(eventsPath(person.id), { limit: 100 });
+        const reply = await t.get(path, { key });
+        assertPage(t, reply, `GET ${path} with the ${domain} key`, 100);
+        reply.body.data.forEach((e: any, i: number) =>
+          t.assert(domainWithin(e?.domain, domain), `GET ${path} with the ${domain} key: event ${i} (${e?.eventId}) has domain ${show(e?.domain)}`),
+        );
+        seen += reply.body.data.length;
+      }
+      if (seen === 0) t.skip(`the ${domain} key's most active people show no events`);
+    },
+  },
+  {
+    id: 'scope.cursor-bound-to-key',
+    section: 'Pagination and ordering',
+    title: 'A scoped key\'s cursor is rejected with the account key, and the account key\'s with the scoped key (400 invalid_cursor)',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key } = t.scoped(0);
+      const scopedPage = await t.get('/v1/people?limit=1', { key });
+      assertPage(t, scopedPage, `GET /v1/people?limit=1 with the ${domain} key`, 1);
+      const scopedCursor = t.nextCursor(scopedPage, `the ${domain} key's people`);
+      const accountPage = await t.get('/v1/people?limit=1');
+      assertPage(t, accountPage, 'GET /v1/people?limit=1', 1);
+      const accountCursor = t.nextCursor(accountPage, "the account's people");
+      t.error(await t.get(withQuery('/v1/people', { limit: 1, cursor: scopedCursor })), 400, 'invalid_cursor', `GET /v1/people with the account key and a cursor of the ${domain} key`);
+      t.error(await t.get(withQuery('/v1/people', { limit: 1, cursor: accountCursor }), { key }), 400, 'invalid_cursor', `GET /v1/people with the ${domain} key and a cursor of the account key`);
+    },
+  },
+  {
+    id: 'scope.exports-403',
+    section: SECTION,
+    title: 'A domain-scoped key cannot start an export: 403 scope_not_supported',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key } = t.scoped(0);
+      t.error(await t.startExport(undefined, key), 403, 'scope_not_supported', `POST /v1/exports with the ${domain} key`);
+      t.error(await t.startExport({ domains: [domain] }, key), 403, 'scope_not_supported', `POST /v1/exports {domains:[${domain}]} with the ${domain} key`);
+    },
+  },
+  {
+    id: 'scope.stats-within-scope',
+    section: SECTION,
+    title: 'Statistics read with a scoped key count only its people',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      const mine = await t.get('/v1/stats', { key });
+      t.status(mine, 200, `GET /v1/stats with the ${domain} key`);
+      const account = await t.get('/v1/stats');
+      t.status(account, 200, 'GET /v1/stats');
+      const scopedTotal = mine.body?.data?.totalPeople;
+      const accountTotal = account.body?.data?.totalPeople;
+      t.assert(Number.isInteger(scopedTotal) && Number.isInteger(accountTotal), `totalPeople is ${show(scopedTotal)} (scoped) and ${show(accountTotal)} (account), not integers`);
+      t.assert(scopedTotal <= accountTotal, `the ${domain} key counts ${scopedTotal} people, more than the account's ${accountTotal}`);
+      if (walk.complete) t.assert(scopedTotal === walk.rows.length, `the ${domain} key's stats count ${scopedTotal} people but it lists ${walk.rows.length}`);
+      const all = await accountPeople(t);
+      if (all.complete && walk.complete && walk.rows.length < all.rows.length) t.assert(scopedTotal < accountTotal, `the ${domain} key's stats count the whole account (${scopedTotal})`);
+    },
+  },
+];
