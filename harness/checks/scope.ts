@@ -1,6 +1,6 @@
 import type { CheckContext, Walk } from '../context.ts';
 import type { Check } from '../types.ts';
-import { accountPeople, assertPage, domainWithin, eventsPath, longestJourney, once, show, withQuery } from './paging.ts';
+import { accountPeople, assertPage, domainWithin, eventsPath, once, show, withQuery } from './paging.ts';
 
 const SECTION = 'Authentication';
 
@@ -97,13 +97,19 @@ export const scopeChecks: Check[] = [
     async run(t: CheckContext) {
       const { domain, key, walk } = await scopedPeople(t);
       if (walk.rows.length === 0) t.skip(`the ${domain} key lists no one`);
-      const inside = new Set(walk.rows.map((p) => p.id));
-      // The most active people are the likeliest to have been seen on other domains too.
-      const candidates = [...walk.rows].sort((a, b) => (Number(b.visitCount) || 0) - (Number(a.visitCount) || 0)).slice(0, 2);
-      const journey = await longestJourney(t).catch(() => undefined);
-      if (journey && inside.has(journey.person.id) && !candidates.some((p) => p.id === journey.person.id)) candidates.unshift(journey.person);
+      // Look for an in-scope person whose journey, as the account sees it, crosses into other
+      // domains: only there can a leak show. The most active people are tried first.
+      const candidates = [...walk.rows].sort((a, b) => (Number(b.visitCount) || 0) - (Number(a.visitCount) || 0)).slice(0, 20);
+      let crossing: any;
+      for (const person of candidates) {
+        const reply = await t.get(withQuery(eventsPath(person.id), { limit: 100 }));
+        if (reply.status === 200 && reply.body.data.some((e: any) => !domainWithin(e?.domain, domain))) {
+          crossing = person;
+          break;
+        }
+      }
       let seen = 0;
-      for (const person of candidates.slice(0, 3)) {
+      for (const person of crossing ? [crossing] : candidates.slice(0, 2)) {
         const path = withQuery(eventsPath(person.id), { limit: 100 });
         const reply = await t.get(path, { key });
         assertPage(t, reply, `GET ${path} with the ${domain} key`, 100);
@@ -113,6 +119,7 @@ export const scopeChecks: Check[] = [
         seen += reply.body.data.length;
       }
       if (seen === 0) t.skip(`the ${domain} key's most active people show no events`);
+      if (!crossing) t.skip(`none of the ${domain} key's 20 most active people has events on other domains, so a leak could not show`);
     },
   },
   {

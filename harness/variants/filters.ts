@@ -1,0 +1,62 @@
+/**
+ * Broken variants of the list filters: each drops one filter before the API sees it, so the
+ * answer is the unfiltered list. The profile's default names are used for the filters whose
+ * names the spec leaves open (our server's names).
+ */
+import type { Api } from '../../core/index.ts';
+import { normalizeDomain } from '../../core/scope/domain.ts';
+import { parseIsoInstant } from '../../core/time/iso.ts';
+import { DEFAULT_PROFILE } from '../types.ts';
+import { endpointOf, Keys, withQuery, type Endpoint, type FetchHandler, type Variant } from './kit.ts';
+
+/**
+ * A wrapper that deletes `param` on the given endpoints when its value is one the API accepts
+ * (`valid`), so that a malformed value is still refused; for account keys only, when `accountOnly`.
+ */
+function dropping(param: string, endpoints: Endpoint[], valid: (value: string) => boolean, accountOnly = false): (api: Api) => FetchHandler {
+  return (api) => {
+    const keys = new Keys(api);
+    return {
+      async fetch(request) {
+        const values = new URL(request.url).searchParams.getAll(param);
+        if (!endpoints.includes(endpointOf(request).endpoint) || values.length !== 1 || !valid(values[0]!)) return api.fetch(request);
+        // With a scoped key, dropping a client filter would also widen past the ceiling: another rule.
+        if (accountOnly && (await keys.isScoped(request))) return api.fetch(request);
+        return api.fetch(await withQuery(request, (p) => p.delete(param)));
+      },
+    };
+  };
+}
+
+export const filterVariants: Variant[] = [
+  {
+    id: 'domain-filter-ignored',
+    rule: 'The domain filter on /v1/people and events matches the domain and its subdomains only.',
+    only: ['filters.'],
+    wrap: dropping('domain', ['people', 'events'], (v) => v.length <= 253 && normalizeDomain(v) !== null, true),
+  },
+  {
+    id: 'client-ref-filter-ignored',
+    rule: 'The client_ref filter covers only the domains registered under that client reference.',
+    only: ['filters.'],
+    wrap: dropping('client_ref', ['people', 'events'], (v) => v.length > 0 && v.length <= 128, true),
+  },
+  {
+    id: 'event-type-ignored',
+    rule: 'event_type narrows a person\'s events to one kind of event.',
+    only: ['filters.'],
+    wrap: dropping('event_type', ['events'], (v) => /^[A-Za-z0-9_.:-]{1,64}$/.test(v)),
+  },
+  {
+    id: 'hot-leads-filter-ignored',
+    rule: 'The hot-leads filter on /v1/people returns only ICP-matched hot leads.',
+    only: ['filters.'],
+    wrap: dropping(DEFAULT_PROFILE.hotLeadsParam, ['people'], (v) => v === 'true' || v === 'false'),
+  },
+  {
+    id: 'last-seen-after-ignored',
+    rule: 'The lastSeen-after filter returns only records whose lastSeen is after the given date.',
+    only: ['filters.'],
+    wrap: dropping(DEFAULT_PROFILE.lastSeenAfterParam, ['people', 'companies'], (v) => parseIsoInstant(v) !== null),
+  },
+];

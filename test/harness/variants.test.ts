@@ -1,0 +1,213 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApi, ManualClock, type Api, type ApiOptions } from '../../adapters/node/index.ts';
+import { VARIANTS, type FetchHandler } from '../../harness/variants/index.ts';
+import { seedDemo } from '../../scripts/demo/seed.ts';
+import { parseCsv } from '../support/csv.ts';
+import { PACED_EXPORTS } from './support.ts';
+
+/**
+ * Each broken variant really breaks its rule, independently of the harness: a probe of that one
+ * rule holds against the real API and fails against the variant. So a variant the harness does
+ * not catch is a gap in the harness, not a variant that breaks nothing. In process, on a manual
+ * clock, so the 900 s link lifetime and the hourly limit cost nothing to reach.
+ */
+const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+const SCOPED = 'acme-example.com';
+
+interface World {
+  api: Api;
+  clock: ManualClock;
+  accountKey: string;
+  scopedKey: string;
+}
+
+async function createWorld(people: number, options: Pick<ApiOptions, 'rateLimits' | 'exports'> = {}): Promise<World> {
+  const clock = new ManualClock(NOW);
+  const api = await createApi({ database: ':memory:', clock, ...options, onError: (error) => console.error(error) });
+  await api.admin.createAccount({ id: 'acc_demo', name: 'Demo' });
+  await seedDemo(api.admin, 'acc_demo', { seed: 3, people, anchor: NOW });
+  const accountKey = (await api.admin.issueAccountKey('acc_demo')).key;
+  const scopedKey = (await api.admin.issueScopedKey('acc_demo', SCOPED)).key;
+  return { api, clock, accountKey, scopedKey };
+}
+
+/** Sends requests to a handler (the real API or a variant of it). */
+class Client {
+  constructor(
+    readonly handler: FetchHandler,
+    readonly world: World,
+  ) {}
+
+  send(path: string, init: { key?: string | null; method?: string; body?: unknown } = {}): Promise<Response> {
+    const key = init.key === undefined ? this.world.accountKey : init.key;
+    const headers: Record<string, string> = key === null ? {} : { 'x-api-key': key };
+    if (init.body !== undefined) headers['content-type'] = 'application/json';
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+    return this.handler.fetch(new Request(new URL(path, 'http://api.test'), { method: init.method ?? 'GET', headers, body }));
+  }
+
+  async json(path: string, init: Parameters<Client['send']>[1] = {}): Promise<{ status: number; headers: Headers; body: any }> {
+    const res = await this.send(path, init);
+    return { status: res.status, headers: res.headers, body: await res.json() };
+  }
+
+  /** Every page of a list, in order. */
+  async pages(path: string, key?: string): Promise<any[]> {
+    const pages = [];
+    let cursor: string | undefined;
+    do {
+      const sep = path.includes('?') ? '&' : '?';
+      const { body } = await this.json(`${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+      pages.push(body);
+      cursor = body.pagination?.nextCursor;
+    } while (cursor && pages.length < 20);
+    return pages;
+  }
+
+  async rows(path: string, key?: string): Promise<any[]> {
+    return (await this.pages(path, key)).flatMap((p) => p.data);
+  }
+
+  /** Starts an export (body `{}`), lets it finish, and polls it. */
+  async finishedExport(): Promise<any> {
+    const { body } = await this.json('/v1/exports', { method: 'POST', body: {} });
+    await this.world.api.exportsIdle();
+    return (await this.json(`/v1/exports/${body.jobId}`)).body;
+  }
+}
+
+type Probe = (c: Client) => Promise<boolean>;
+
+/** What each variant's rule looks like from outside: true while the rule holds. */
+const PROBES: Record<string, Probe> = {
+  'missing-key-403': async (c) => (await c.send('/v1/people', { key: null })).status === 401,
+  'bad-key-401': async (c) => (await c.send('/v1/people', { key: `vi_live_${'0'.repeat(40)}` })).status === 403,
+  'error-without-status': async (c) => (await c.json('/v1/people/per_nobody')).body.error?.status === 404,
+  'no-request-id-on-errors': async (c) => (await c.send('/v1/people/per_nobody')).headers.has('x-request-id'),
+  'constant-request-id': async (c) => (await c.send('/v1/stats')).headers.get('x-request-id') !== (await c.send('/v1/stats')).headers.get('x-request-id'),
+  'no-ratelimit-remaining-on-errors': async (c) => (await c.send('/v1/people/per_nobody')).headers.has('x-ratelimit-remaining'),
+  'scoped-domain-widens': async (c) => (await c.json('/v1/people?domain=globex.example', { key: c.world.scopedKey })).body.data.length === 0,
+  'scoped-people-leak': async (c) => {
+    const inScope = new Set((await c.rows(`/v1/people?domain=${SCOPED}`)).map((p) => p.id));
+    return (await c.rows('/v1/people', c.world.scopedKey)).every((p) => inScope.has(p.id));
+  },
+  'scoped-events-leak': async (c) => {
+    for (const person of (await c.rows('/v1/people', c.world.scopedKey)).slice(0, 30)) {
+      const events = await c.rows(`/v1/people/${person.id}/events`, c.world.scopedKey);
+      if (events.some((e) => e.domain !== SCOPED)) return false;
+    }
+    return true;
+  },
+  'scoped-person-visible': async (c) => {
+    const inScope = new Set((await c.rows(`/v1/people?domain=${SCOPED}`)).map((p) => p.id));
+    const outside = (await c.rows('/v1/people')).find((p) => !inScope.has(p.id));
+    return (await c.send(`/v1/people/${outside.id}`, { key: c.world.scopedKey })).status === 404;
+  },
+  'scoped-export-allowed': async (c) => (await c.json('/v1/exports', { method: 'POST', key: c.world.scopedKey, body: {} })).body.error?.code === 'scope_not_supported',
+  'sort-order-accepted': async (c) => (await c.send('/v1/people?sort=lastSeen')).status === 400 && (await c.send('/v1/companies?order=asc')).status === 400,
+  'limit-over-100-clamped': async (c) => (await c.send('/v1/people?limit=101')).status === 400,
+  'invalid-cursor-ignored': async (c) => (await c.send('/v1/people?cursor=not-a-cursor')).status === 400,
+  'cursor-ignores-filters': async (c) => {
+    const cursor = (await c.json('/v1/people?limit=5')).body.pagination.nextCursor;
+    const replayed = await c.json(`/v1/people?limit=5&hot_leads=true&cursor=${encodeURIComponent(cursor)}`);
+    return replayed.status !== 200 || replayed.body.data.every((p: any) => p.isHotLead === true);
+  },
+  'row-repeated-across-pages': async (c) => {
+    const ids = (await c.rows('/v1/people')).map((p) => p.id);
+    return new Set(ids).size === ids.length;
+  },
+  'next-cursor-on-last-page': async (c) => (await c.pages('/v1/people')).every((page) => page.data.length > 0),
+  'count-not-page-size': async (c) => (await c.pages('/v1/people')).every((page) => page.pagination.count === page.data.length),
+  'domain-filter-ignored': async (c) => (await c.rows('/v1/people?domain=globex.example')).every((p) => /(^|\.)globex\.example$/.test(p.domain)),
+  'client-ref-filter-ignored': async (c) => (await c.rows('/v1/people?client_ref=globex')).every((p) => p.clientRef === 'globex'),
+  'event-type-ignored': async (c) => {
+    const person = (await c.json('/v1/people?limit=1')).body.data[0];
+    return (await c.rows(`/v1/people/${person.id}/events?event_type=click`)).every((e) => e.eventType === 'click');
+  },
+  'hot-leads-filter-ignored': async (c) => (await c.rows('/v1/people?hot_leads=true')).every((p) => p.isHotLead === true),
+  'last-seen-after-ignored': async (c) => {
+    const after = (await c.json('/v1/people?limit=20')).body.data[19].lastSeen;
+    return (await c.rows(`/v1/people?last_seen_after=${after}`)).every((p) => p.lastSeen > after);
+  },
+  'resource-timestamps-offset': async (c) => (await c.json('/v1/people?limit=1')).body.data[0].lastSeen.endsWith('Z'),
+  'export-timestamps-z': async (c) => (await c.finishedExport()).completedAt.endsWith('+00:00'),
+  'export-unknown-key-accepted': async (c) => (await c.send('/v1/exports', { method: 'POST', body: { notAFilter: true } })).status === 400,
+  'download-lifetime-not-900': async (c) => (await c.finishedExport()).downloadUrlExpiresInSeconds === 900,
+  'export-row-count-off-by-one': async (c) => {
+    const job = await c.finishedExport();
+    const { rows } = await parseCsv(await (await c.send(job.downloadUrl, { key: null })).text());
+    return rows.length === job.rowCount;
+  },
+  'download-signature-unchecked': async (c) => {
+    const url = new URL((await c.finishedExport()).downloadUrl);
+    const signature = url.searchParams.get('signature')!;
+    url.searchParams.set('signature', `${signature[0] === 'a' ? 'b' : 'a'}${signature.slice(1)}`);
+    return (await c.send(url.href, { key: null })).status === 403;
+  },
+};
+
+/** Probes that change the world: each gets its own small one. */
+const ISOLATED: Record<string, { options?: Pick<ApiOptions, 'rateLimits' | 'exports'>; probe: (c: Client) => Promise<boolean> }> = {
+  'no-retry-after': {
+    options: { rateLimits: { accountPerHour: 3 } },
+    probe: async (c) => {
+      for (let i = 0; i < 3; i++) await c.send('/v1/stats');
+      const over = await c.send('/v1/stats');
+      return over.status === 429 && over.headers.has('retry-after');
+    },
+  },
+  'fourth-export-queued': {
+    options: { exports: PACED_EXPORTS },
+    probe: async (c) => {
+      const starts = [];
+      for (let i = 0; i < 4; i++) starts.push(await c.json('/v1/exports', { method: 'POST', body: {} }));
+      const fourth = starts[3]!;
+      // A queued fourth starts once a slot frees: let it finish before the world closes.
+      for (let i = 0; fourth.status === 202 && i < 100; i++) {
+        await c.world.api.exportsIdle();
+        if ((await c.json(`/v1/exports/${fourth.body.jobId}`)).body.status !== 'processing') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await c.world.api.exportsIdle();
+      return fourth.status === 429 && fourth.body.error?.code === 'too_many_exports';
+    },
+  },
+  'download-never-expires': {
+    probe: async (c) => {
+      const job = await c.finishedExport();
+      const fresh = (await c.send(job.downloadUrl, { key: null })).status === 200;
+      c.world.clock.advance(901);
+      return fresh && (await c.send(job.downloadUrl, { key: null })).status === 403;
+    },
+  },
+};
+
+describe('every broken variant breaks its rule', () => {
+  let shared: World;
+  beforeAll(async () => {
+    shared = await createWorld(150);
+  }, 60_000);
+  afterAll(() => shared.api.close());
+
+  it('has a probe for every variant', () => {
+    expect(VARIANTS.map((v) => v.id).filter((id) => !PROBES[id] && !ISOLATED[id])).toEqual([]);
+  });
+
+  it.each(VARIANTS.filter((v) => PROBES[v.id]).map((v) => [v.id, v] as const))('%s: the rule holds on the real API, not on the variant', async (id, variant) => {
+    const probe = PROBES[id]!;
+    expect(await probe(new Client(shared.api, shared)), 'real API').toBe(true);
+    expect(await probe(new Client(variant.wrap(shared.api), shared)), 'variant').toBe(false);
+  });
+
+  it.each(VARIANTS.filter((v) => ISOLATED[v.id]).map((v) => [v.id, v] as const))('%s: the rule holds on the real API, not on the variant', async (id, variant) => {
+    const { options, probe } = ISOLATED[id]!;
+    for (const [who, wrap] of [['real API', (api: Api) => api], ['variant', variant.wrap]] as const) {
+      const world = await createWorld(20, options);
+      try {
+        expect(await probe(new Client(wrap(world.api), world)), who).toBe(who === 'real API');
+      } finally {
+        await world.api.close();
+      }
+    }
+  });
+});
