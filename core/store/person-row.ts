@@ -1,31 +1,11 @@
 import type { Person } from '../resources/types.ts';
 import type { Site } from '../scope/view.ts';
 import { isoSeconds } from '../time/iso.ts';
+import type { Selectable } from 'kysely';
+import type { PeopleTable } from './schema.ts';
 
-/** A person row as the people queries select it. */
-export interface RawPerson {
-  pk: number;
-  id: string;
-  email: string | null;
-  business_email: string | null;
-  personal_email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  title: string | null;
-  company: string | null;
-  location: string | null;
-  region: string | null;
-  linkedin_url: string | null;
-  phone: string | null;
-  profile_image_url: string | null;
-  visit_count: number;
-  first_seen: number;
-  last_seen: number;
-  is_hot_lead: number;
-  classified_seniority: string | null;
-  classified_job_function: string | null;
-  traffic_type: string | null;
-  ad_platform: string | null;
+/** A person row as the people queries select it: the person's columns, their company's, and their attributed site. */
+export type RawPerson = Omit<Selectable<PeopleTable>, 'account_id' | 'company_pk' | 'last_site_pk' | 'campaign' | 'crm_status'> & {
   c_id: string | null;
   c_name: string | null;
   c_domain: string | null;
@@ -36,7 +16,7 @@ export interface RawPerson {
   /** Only in the account-wide view, where the attribution comes from a join. */
   site_domain?: string;
   site_client_ref?: string | null;
-}
+};
 
 /** Person columns that read the same in every view; activity columns depend on the view. */
 export const PERSON_PROFILE = [
