@@ -34,12 +34,6 @@ export class HourlyRateLimiter {
     return this.#describe(window, limit, now, allowed);
   }
 
-  /** How much is left in the bucket, without counting a request. */
-  peek(bucket: string, limit: number): RateDecision {
-    const now = this.clock.now();
-    return this.#describe(this.#current(bucket, now), limit, now, true);
-  }
-
   #current(bucket: string, now: number): Window {
     let window = this.#windows.get(bucket);
     if (!window || now - window.startedMs >= HOUR_MS) {

@@ -144,20 +144,5 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; status: number };
 }
 
-/** Event fields the spec names; anything else on an event is type-specific and passed through. */
-export const KNOWN_EVENT_FIELDS = [
-  'eventId',
-  'sessionId',
-  'eventType',
-  'timestamp',
-  'url',
-  'pageTitle',
-  'clickElement',
-  'clickHref',
-  'scrollPercentage',
-  'domain',
-  'clientRef',
-] as const;
-
 /** The interface version this implementation serves. */
 export const API_VERSION = '1.0.0';

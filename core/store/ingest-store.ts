@@ -1,7 +1,6 @@
 import type { Transaction } from 'kysely';
 import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
 import { pagePath } from '../scope/page-path.ts';
-import { KNOWN_EVENT_FIELDS } from '../resources/types.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import { isoSeconds } from '../time/iso.ts';
