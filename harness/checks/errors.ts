@@ -1,7 +1,7 @@
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
 import type { Check } from '../types.ts';
-import { accountPeople, eventsPath, once, show } from './paging.ts';
+import { accountPeople, eventsPath, once, show } from './list-support.ts';
 
 const SECTION = 'Errors';
 const UNKNOWN_KEY = `vi_live_${'f'.repeat(40)}`;

@@ -1,6 +1,6 @@
 import type { CheckContext, Walk } from '../context.ts';
 import type { Check } from '../types.ts';
-import { accountCompanies, accountPeople, assertPage, domainWithin, eventsPath, instant, longestJourney, show, withQuery } from './paging.ts';
+import { accountCompanies, accountPeople, assertPage, domainWithin, eventsPath, instant, longestJourney, show, withQuery } from './list-support.ts';
 
 const PEOPLE = 'GET /v1/people';
 const EVENTS = 'GET /v1/people/{id}/events';

@@ -7,6 +7,7 @@ import { pagingChecks } from './paging.ts';
 import { scopeChecks } from './scope.ts';
 import { resourceChecks } from './resources.ts';
 import { exportChecks } from './exports.ts';
+import { exportRequestChecks } from './export-requests.ts';
 
 /** Every check, in the order they run; the runner moves destructive ones, then budget-spending ones, to the end. */
-export const ALL_CHECKS: Check[] = [...authChecks, ...errorsChecks, ...pagingChecks, ...filtersChecks, ...scopeChecks, ...resourceChecks, ...exportChecks, ...limitsChecks];
+export const ALL_CHECKS: Check[] = [...authChecks, ...errorsChecks, ...pagingChecks, ...filtersChecks, ...scopeChecks, ...resourceChecks, ...exportChecks, ...exportRequestChecks, ...limitsChecks];

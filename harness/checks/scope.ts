@@ -1,6 +1,6 @@
 import type { CheckContext, Walk } from '../context.ts';
 import type { Check } from '../types.ts';
-import { accountPeople, assertPage, domainWithin, eventsPath, once, show, withQuery } from './paging.ts';
+import { accountPeople, assertPage, domainWithin, eventsPath, once, show, withQuery } from './list-support.ts';
 
 const SECTION = 'Authentication';
 
