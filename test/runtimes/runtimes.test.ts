@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance } from '../../harness/index.ts';
 import { parseCsv } from '../support/csv.ts';
 
 /**
@@ -166,6 +167,13 @@ describe.each(Object.keys(RUNTIMES) as RuntimeName[])('the demo server under %s'
     expect(csv.rows).toHaveLength(job.rowCount);
     expect(csv.rows.every((r) => r.isHotLead === 'true')).toBe(true);
   });
+
+  it('passes every non-destructive check of the conformance harness', async () => {
+    const report = await runConformance({ baseUrl: server.keys.baseUrl, accountKey: server.keys.accountKey, scopedKeys: server.keys.scopedKeys.slice(0, 3) });
+    const failed = report.results.filter((r) => r.verdict === 'failed').map((r) => `${r.id}: ${r.detail}`);
+    expect(failed, failed.join('\n')).toEqual([]);
+    expect(report.totals.passed).toBeGreaterThan(60);
+  }, 120_000);
 
   it('shuts down cleanly on SIGTERM, leaving a consistent database', async () => {
     expect(await stopServer(server.child, 'SIGTERM')).toBe(0);
