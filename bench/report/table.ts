@@ -1,0 +1,28 @@
+/** The terminal table: per suite, every case with its median, p99, rate and ratio to its floor, then the targets. */
+import type { BenchRun, SuiteResult } from '../results.ts';
+import { boundText, mb, ms, rate, ratioText } from './figures.ts';
+
+const HEAD = ['case', 'median', 'p99', 'per second', 'vs floor'];
+
+/** The whole run as plain text columns (no colours, so it reads the same in a CI log). */
+export function formatTable(run: BenchRun): string {
+  return run.suites.map(formatSuite).join('\n\n');
+}
+
+function formatSuite(suite: SuiteResult): string {
+  const withPeak = suite.cases.some((c) => c.peakMb !== undefined);
+  const head = withPeak ? [...HEAD, 'peak'] : HEAD;
+  const rows = suite.cases.map((c) => {
+    const row = [c.name, ms(c.medianMs), ms(c.p99Ms), rate(c.perSecond, c.unit), ratioText(c, suite)];
+    return withPeak ? [...row, mb(c.peakMb)] : row;
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  // The name column is left-aligned, the figures right-aligned so digits line up.
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const out = [`${suite.title} [${suite.suite}]`, line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)];
+  for (const t of suite.targets) {
+    out.push(`  ${t.met ? 'MET   ' : 'MISSED'} ${t.ratio.toFixed(2)}× (${boundText(t)})  ${t.goal}`);
+  }
+  for (const s of suite.skipped ?? []) out.push(`  skipped: ${s}`);
+  return out.join('\n');
+}

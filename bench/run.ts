@@ -1,0 +1,162 @@
+/**
+ * `npm run bench`: builds (or reuses) the benchmark data, runs the suites in order, prints the
+ * table and writes latest.json, latest.md and the SVG charts.
+ *
+ *   npm run bench -- --tiny                      # the CI configuration: seconds
+ *   npm run bench -- --seed 7 --people 5000 --events 2000000 --suites journey-paging,http --out bench/results
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { availableParallelism, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { benchDatabase, DEFAULT_DATA, TINY_DATA, type BenchData } from './data.ts';
+import { writeJson } from './report/json.ts';
+import { writeMarkdown } from './report/markdown.ts';
+import { writeCharts } from './report/svg.ts';
+import { formatTable } from './report/table.ts';
+import type { BenchRun, SuiteResult } from './results.ts';
+import { journeyPagingSuite } from './suites/journey-paging.ts';
+import { peoplePagingSuite } from './suites/people-paging.ts';
+
+/** Every suite, in the order a run takes them. */
+export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export'] as const;
+type SuiteName = (typeof SUITES)[number];
+
+/** Suites written elsewhere, found by file and export name when present. */
+const EXTERNAL: Partial<Record<SuiteName, { file: string; fn: string }>> = {
+  http: { file: 'http.ts', fn: 'httpSuite' },
+  peer: { file: 'peer.ts', fn: 'peerSuite' },
+  export: { file: 'export.ts', fn: 'exportSuite' },
+};
+
+/** What a run does; sizes default to the tiny or the default data set. */
+export interface RunOptions {
+  tiny: boolean;
+  seed: number;
+  people?: number;
+  events?: number;
+  journeys?: number[];
+  suites?: readonly string[];
+  /** Directory for latest.json, latest.md and the charts. */
+  out: string;
+  /** Where benchmark databases are cached. Default bench/.cache. */
+  cacheDir?: string;
+  /** Rethrow a suite's failure instead of recording it and going on (tests). */
+  strict?: boolean;
+  /** Progress lines (stderr by default). */
+  log?: (line: string) => void;
+}
+
+/** What a run produced. */
+export interface RunOutcome {
+  run: BenchRun;
+  files: string[];
+  /** Suites that threw, with the message (only when not strict). */
+  failed: string[];
+}
+
+/** Runs the benchmark and writes its reports. */
+export async function runBench(options: RunOptions): Promise<RunOutcome> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const sizes = options.tiny ? TINY_DATA : DEFAULT_DATA;
+  const people = options.people ?? sizes.people;
+  const events = options.events ?? sizes.events;
+  const journeys = options.journeys ?? sizes.journeys;
+  const suites = (options.suites ?? SUITES) as SuiteName[];
+  const unknown = suites.filter((s) => !SUITES.includes(s));
+  if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')}; known: ${SUITES.join(', ')}`);
+  const run: BenchRun = {
+    startedAt: new Date().toISOString(),
+    machine: { cpus: availableParallelism(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
+    config: { tiny: options.tiny, seed: options.seed, people, events, journeys: journeys.join(','), suites: suites.join(',') },
+    suites: [],
+  };
+
+  log(`bench data: seed ${options.seed}, ${people.toLocaleString('en')} people, ${events.toLocaleString('en')} events, journeys ${journeys.join(', ')}`);
+  const data = await benchDatabase({ seed: options.seed, people, events, journeys, cacheDir: options.cacheDir });
+  const failed: string[] = [];
+  for (const name of SUITES.filter((s) => suites.includes(s))) {
+    const started = performance.now();
+    log(`suite ${name}…`);
+    try {
+      run.suites.push(await runSuite(name, data, options.tiny, caseLogger(name)));
+    } catch (error) {
+      if (options.strict) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      failed.push(`${name}: ${message}`);
+      run.suites.push({ suite: name, title: name, cases: [], targets: [], skipped: [`failed: ${message}`] });
+    }
+    log(`suite ${name} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+
+  mkdirSync(options.out, { recursive: true });
+  const charts = writeCharts(run, options.out);
+  const files = [writeJson(run, options.out), writeMarkdown(run, options.out, charts), ...charts.map((c) => join(options.out, c))];
+  return { run, files, failed };
+}
+
+/** One suite: ours directly, the others' by dynamic import so a missing file is a note, not a crash. */
+async function runSuite(name: SuiteName, data: BenchData, tiny: boolean, onCase: (c: string) => void): Promise<SuiteResult> {
+  if (name === 'journey-paging') return journeyPagingSuite({ data, tiny, onCase });
+  if (name === 'people-paging') return peoplePagingSuite({ data, tiny, onCase });
+  const { file, fn } = EXTERNAL[name]!;
+  const path = join(import.meta.dirname, 'suites', file);
+  const skip = (why: string): SuiteResult => ({ suite: name, title: name, cases: [], targets: [], skipped: [why] });
+  if (!existsSync(path)) return skip(`bench/suites/${file} is not there yet`);
+  const suite = ((await import(pathToFileURL(path).href)) as Record<string, unknown>)[fn];
+  if (typeof suite !== 'function') return skip(`bench/suites/${file} does not export ${fn}`);
+  const largest = data.journeys.reduce((a, b) => (b.events > a.events ? b : a));
+  return (suite as (o: object) => Promise<SuiteResult>)({ db: data.path, accountKey: data.accountKey, scopedKey: data.scopedKey, journeyPersonId: largest.personId, tiny });
+}
+
+/** On a terminal, the case being measured on one rewritten line; elsewhere nothing (CI logs stay short). */
+function caseLogger(suite: string): (name: string) => void {
+  if (process.env.CI || !process.stderr.isTTY) return () => {};
+  return (name) => process.stderr.write(`\r\x1b[K  ${suite}: ${name.slice(0, (process.stderr.columns ?? 100) - suite.length - 6)}`);
+}
+
+/** The command line: flags → options, then the table on stdout and the files written. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      tiny: { type: 'boolean', default: false },
+      seed: { type: 'string', default: '42' },
+      people: { type: 'string' },
+      events: { type: 'string' },
+      journeys: { type: 'string' },
+      suites: { type: 'string' },
+      out: { type: 'string', default: 'bench/results' },
+      cache: { type: 'string' },
+    },
+  });
+  const int = (name: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const n = Number(text.replace(/_/g, ''));
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${text}`);
+    return n;
+  };
+  const { run, files, failed } = await runBench({
+    tiny: values.tiny!,
+    seed: int('seed', values.seed)!,
+    people: int('people', values.people),
+    events: int('events', values.events),
+    journeys: values.journeys?.split(',').map((j) => int('journeys', j.trim())!),
+    suites: values.suites?.split(',').map((s) => s.trim()).filter(Boolean),
+    out: resolve(values.out!),
+    cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
+  });
+  if (process.stderr.isTTY && !process.env.CI) process.stderr.write('\r\x1b[K');
+  process.stdout.write(`\n${formatTable(run)}\n\nWrote ${files.join(', ')}\n`);
+  if (failed.length > 0) {
+    process.stderr.write(`\nFailed suites:\n${failed.map((f) => `  ${f}`).join('\n')}\n`);
+    process.exitCode = 1;
+  }
+}
+
+if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

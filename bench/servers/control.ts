@@ -1,0 +1,116 @@
+/**
+ * Starting benchmark servers and the load generator as child processes, each pinned to a core
+ * of its own where the machine allows (`taskset`, two cores or more): servers on core 1, the
+ * load generator on core 0, so neither steals the other's CPU.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { LoadRequest, LoadResult } from './load.ts';
+
+/** The project's root: children run there, so runtimes find package.json and node_modules. */
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+export type Runtime = 'node' | 'bun' | 'deno';
+export const RUNTIMES: readonly Runtime[] = ['node', 'bun', 'deno'];
+
+const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+
+/** The command that runs a TypeScript file under a runtime (Bun and Deno from the npm dev dependencies). */
+export function runtimeCommand(runtime: Runtime, script: string): string[] {
+  if (runtime === 'bun') return [bin('bun'), script];
+  if (runtime === 'deno') return [bin('deno'), 'run', '-A', script];
+  return [process.execPath, '--import', 'tsx', script];
+}
+
+/** Why a runtime cannot run here, or undefined when it can. */
+export function runtimeMissing(runtime: Runtime): string | undefined {
+  if (runtime === 'node') return undefined;
+  return existsSync(bin(runtime)) ? undefined : `${runtime} not installed (node_modules/.bin/${runtime} missing)`;
+}
+
+let pinnable: boolean | undefined;
+/** Whether processes can be pinned to cores: `taskset` present and at least two cores. */
+export function canPin(): boolean {
+  pinnable ??= availableParallelism() >= 2 && spawnSync('which', ['taskset'], { stdio: 'ignore' }).status === 0;
+  return pinnable;
+}
+
+/** The command, pinned to one core when pinning is possible. */
+export function pinned(core: number, command: string[]): string[] {
+  return canPin() ? ['taskset', '-c', String(core), ...command] : command;
+}
+
+/** The core servers run on, and the one the load generator (or the measuring process) uses. */
+export const SERVER_CORE = 1;
+export const LOAD_CORE = 0;
+
+/** A server child that has announced its port. */
+export interface ChildServer {
+  name: string;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `command` (which prints `{"port":N}` once it listens) pinned to the server core. */
+export async function startServer(name: string, command: string[], timeoutMs = 90_000): Promise<ChildServer> {
+  const [file, ...args] = pinned(SERVER_CORE, command);
+  const child = spawn(file!, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let output = '';
+  const port = await new Promise<number>((resolvePort, reject) => {
+    const timer = setTimeout(() => fail(`did not start within ${timeoutMs / 1000} s`), timeoutMs);
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${name} server ${why}:\n${output}`));
+    };
+    child.on('error', (error) => fail(`failed to spawn (${error.message})`));
+    child.on('exit', (code) => fail(`exited early with ${code}`));
+    child.stderr!.on('data', (d) => (output += d));
+    child.stdout!.on('data', (d) => {
+      output += d;
+      const line = /^\{"port":(\d+)\}$/m.exec(output);
+      if (line) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolvePort(Number(line[1]));
+      }
+    });
+  });
+  return { name, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+/** SIGTERM, then SIGKILL if the child has not exited after five seconds. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => (clearTimeout(force), done()));
+    child.kill('SIGTERM');
+  });
+}
+
+/** Runs autocannon in a child process pinned to the load core; throws when any response failed. */
+export async function loadTest(request: LoadRequest): Promise<LoadResult> {
+  const command = pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers/load.ts'), JSON.stringify(request)]);
+  const output = await new Promise<string>((done, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? done(out) : reject(new Error(`load generator exited with ${code}:\n${err}`))));
+  });
+  const result = JSON.parse(output.trim().split('\n').pop()!) as LoadResult;
+  if (result.non2xx > 0 || result.errors > 0 || result.requests === 0) {
+    throw new Error(`load run against ${request.url} had ${result.non2xx} non-2xx responses and ${result.errors} errors in ${result.requests} requests`);
+  }
+  return result;
+}
+
+/** Stops every server, whatever happened. */
+export async function stopAll(servers: (ChildServer | undefined)[]): Promise<void> {
+  await Promise.all(servers.map((s) => s?.stop()));
+}

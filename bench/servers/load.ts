@@ -1,0 +1,58 @@
+/**
+ * The load generator, run in its own process (pinned to a core of its own where possible):
+ * autocannon against one URL, a warm-up first, then one measured run. Prints one JSON line.
+ *
+ *   node --import tsx bench/servers/load.ts '{"url":"…","connections":10,"seconds":5,"warmupSeconds":1,"headers":{}}'
+ */
+import autocannon from 'autocannon';
+import { percentiles } from '../results.ts';
+
+/** What a caller asks of one load run. */
+export interface LoadRequest {
+  url: string;
+  connections: number;
+  seconds: number;
+  warmupSeconds: number;
+  headers?: Record<string, string>;
+}
+
+/** What one load run measured. */
+export interface LoadResult {
+  /** Responses received during the measured run (any status). */
+  requests: number;
+  /** Responses that were not 2xx, and connection errors or timeouts: a valid run has none. */
+  non2xx: number;
+  errors: number;
+  seconds: number;
+  perSecond: number;
+  /** Latency percentiles in milliseconds, from every response's own time (autocannon's histogram keeps whole ms). */
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** One autocannon run; `latencies` receives each 2xx response's time in milliseconds. */
+function run(request: LoadRequest, seconds: number, latencies?: number[]): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const options = { url: request.url, connections: request.connections, duration: seconds, headers: request.headers ?? {} };
+    const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+    if (latencies) instance.on('response', (_client, status, _bytes, ms) => void (status < 300 && latencies.push(ms)));
+  });
+}
+
+if (process.argv[2]) {
+  const request = JSON.parse(process.argv[2]) as LoadRequest;
+  if (request.warmupSeconds > 0) await run(request, request.warmupSeconds);
+  const latencies: number[] = [];
+  const r = await run(request, request.seconds, latencies);
+  const { medianMs, p99Ms } = percentiles(latencies);
+  const result: LoadResult = {
+    requests: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    seconds: r.duration,
+    perSecond: r.requests.total / r.duration,
+    p50Ms: medianMs,
+    p99Ms,
+  };
+  console.log(JSON.stringify(result));
+}

@@ -1,0 +1,159 @@
+/**
+ * Journey paging: a page of 100 events through `api.fetch` (auth, rate limits and signed cursor
+ * included) at several depths, and whole walks, each beside the naive floors of journey-floor.ts.
+ */
+import type { Api } from '../../core/index.ts';
+import type { BenchData } from '../data.ts';
+import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
+import { JourneyFloor, decodePosition, type Position } from './journey-floor.ts';
+import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
+import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
+import { depthNote, floorNote } from './journey-notes.ts';
+
+const PAGE = 100;
+
+/** Options of the journey-paging suite. */
+export interface JourneyPagingOptions {
+  data: BenchData;
+  tiny: boolean;
+  /** Told the name of each case as it starts (progress on a terminal). */
+  onCase?: (name: string) => void;
+}
+
+/** `50k`, `2,000`: a journey's size as case names show it. */
+function size(n: number): string {
+  return n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : n.toLocaleString('en');
+}
+
+/** Depth of the page that has no next page. */
+function lastDepth(events: number): number {
+  return Math.floor((events - 1) / PAGE) * PAGE;
+}
+
+/** The depths measured for each journey: 0 and the deep page everywhere; a ladder on the largest, for the chart. */
+function depthsFor(events: number, deep: number, largest: boolean): number[] {
+  const last = lastDepth(events);
+  const wanted = largest ? [0, deep / 10, deep, deep * 2.5, last] : [0, Math.min(deep, last)];
+  return [...new Set(wanted.filter((d) => d <= last))].sort((a, b) => a - b);
+}
+
+/** Signed cursors for the given depths, from one walk through the API before anything is timed. */
+async function cursorsAt(api: Api, key: string, personId: string, depths: number[]): Promise<Map<number, string | undefined>> {
+  const cursors = new Map<number, string | undefined>([[0, undefined]]);
+  const deepest = Math.max(...depths);
+  let cursor: string | undefined;
+  for (let depth = PAGE; depth <= deepest; depth += PAGE) {
+    cursor = nextCursorOf(await getText(api, key, `/v1/people/${personId}/events?limit=${PAGE}${cursorParam(cursor)}`));
+    if (cursor === undefined) throw new Error(`journey of ${personId} ended before depth ${depth}`);
+    if (depths.includes(depth)) cursors.set(depth, cursor);
+  }
+  return cursors;
+}
+
+/** Runs the suite over every journey of the data set. */
+export async function journeyPagingSuite(options: JourneyPagingOptions): Promise<SuiteResult> {
+  const { data, tiny } = options;
+  const key = data.accountKey;
+  const deep = tiny ? 1_000 : 10_000;
+  const largest = data.journeys.reduce((a, b) => (b.events > a.events ? b : a));
+  const api = await openBenchApi(data.path);
+  const floors: JourneyFloor[] = [];
+  const pageCases: PagingCase[] = [];
+  const walkCases: PagingCase[] = [];
+  try {
+    for (const journey of data.journeys) {
+      const { personId, events } = journey;
+      const isLargest = journey === largest;
+      const floor = new JourneyFloor(data.path, personId);
+      floors.push(floor);
+      const path = `/v1/people/${personId}/events?limit=${PAGE}`;
+      const depths = depthsFor(events, deep, isLargest);
+      const cursors = await cursorsAt(api, key, personId, depths);
+      for (const depth of depths) {
+        const cursor = cursors.get(depth);
+        const position = floor.positionAt(depth);
+        checkSamePage(await getText(api, key, path + cursorParam(cursor)), floor.keysetPage(position), `${size(events)} journey @ ${depth}`);
+        const at = `${size(events)} journey, page @ ${depth.toLocaleString('en')}${depth === lastDepth(events) ? ' (last)' : ''}`;
+        const params = { journey: events, depth, ...(isLargest ? { chart: 'depth' } : {}) };
+        const floorName = `${at} · keyset floor`;
+        pageCases.push(
+          { name: `${at} · api.fetch`, role: 'ours', params: { ...params, series: 'api.fetch', floor: floorName }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path + cursorParam(cursor)) },
+          { name: floorName, role: 'floor', params: { ...params, series: 'keyset floor' }, perCall: 1, unit: 'pages/s', run: () => floor.keysetPage(position) },
+          { name: `${at} · OFFSET floor`, role: 'floor', params: { ...params, series: 'OFFSET floor' }, perCall: 1, unit: 'pages/s', run: () => floor.offsetPage(depth) },
+        );
+        if (isLargest && (depth === 0 || depth === Math.min(deep, lastDepth(events)))) {
+          pageCases.push({ name: `${at} · SQL + stored text`, role: 'floor', params: { ...params, series: 'SQL text' }, perCall: 1, unit: 'pages/s', run: () => floor.sqlTextPage(position) });
+        }
+      }
+      // Walk every journey but the smallest (unless it is the only one): walks show what depth costs in total.
+      if (data.journeys.length === 1 || events > Math.min(...data.journeys.map((j) => j.events))) {
+        const name = `walk ${size(events)} journey`;
+        walkCases.push(
+          { name: `${name} · api.fetch`, role: 'ours', params: { journey: events, series: 'api.fetch', floor: `${name} · keyset floor` }, perCall: events, unit: 'events/s', run: () => walkApi(api, key, path) },
+          { name: `${name} · keyset floor`, role: 'floor', params: { journey: events, series: 'keyset floor' }, perCall: events, unit: 'events/s', run: () => walkKeyset(floor) },
+          { name: `${name} · OFFSET floor`, role: 'floor', params: { journey: events, series: 'OFFSET floor' }, perCall: events, unit: 'events/s', run: () => walkOffset(floor) },
+        );
+      }
+    }
+    const cases = [...(await measure(pageCases, pageTiming(tiny), options.onCase)), ...(await measure(walkCases, walkTiming(tiny), options.onCase))];
+    return { suite: 'journey-paging', title: 'Journey paging (GET /v1/people/{id}/events, 100 per page, in-process)', cases, targets: journeyTargets(cases, largest.events, deep) };
+  } finally {
+    for (const floor of floors) floor.close();
+    await api.close();
+  }
+}
+
+/** A floor that returns other events than the API would measure something else: stop instead. */
+function checkSamePage(ours: string, floor: string, where: string): void {
+  const data = (body: string) => JSON.stringify((JSON.parse(body) as { data: unknown[] }).data);
+  if (data(ours) !== data(floor)) throw new Error(`journey floor returns other events than api.fetch at ${where}`);
+}
+
+async function walkApi(api: Api, key: string, path: string): Promise<void> {
+  let cursor: string | undefined;
+  do cursor = nextCursorOf(await getText(api, key, path + cursorParam(cursor)));
+  while (cursor !== undefined);
+}
+
+function walkKeyset(floor: JourneyFloor): void {
+  let position: Position | null = null;
+  do {
+    const cursor = nextCursorOf(floor.keysetPage(position));
+    position = cursor === undefined ? null : decodePosition(cursor);
+  } while (position !== null);
+}
+
+function walkOffset(floor: JourneyFloor): void {
+  let cursor: string | undefined = '0';
+  while (cursor !== undefined) cursor = nextCursorOf(floor.offsetPage(Number(cursor)));
+}
+
+/** The issue's targets, judged on the largest journey (the one the depth chart shows). */
+function journeyTargets(cases: CaseResult[], events: number, deep: number): TargetResult[] {
+  const at = (depth: number, series: string) => {
+    const found = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depth && c.params.series === series);
+    if (!found) throw new Error(`no ${series} case at depth ${depth}`);
+    return found;
+  };
+  const depths = { first: 0, deep: Math.min(deep, lastDepth(events)), last: lastDepth(events) };
+  const trio = (series: string) => ({ first: at(depths.first, series), deep: at(depths.deep, series), last: at(depths.last, series) });
+  const ours = trio('api.fetch');
+  const floor = trio('keyset floor');
+  const withCursor = cases
+    .filter((c) => c.params?.chart === 'depth' && c.params.series === 'api.fetch' && Number(c.params.depth) > 0)
+    .sort((a, b) => Number(a.params!.depth) - Number(b.params!.depth))[0];
+  const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor);
+  const sqlText = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depths.deep && c.params.series === 'SQL text');
+  return [
+    target(`page at depth ${depths.deep.toLocaleString('en')} of the ${size(events)} journey ≤ 1.1× its first page`, ours.deep.medianMs!, ours.first.medianMs!, 1.1, 'at-most', depthNoteText),
+    target(`last page of the ${size(events)} journey ≤ 1.1× its first page`, ours.last.medianMs!, ours.first.medianMs!, 1.1, 'at-most', depthNoteText),
+    target(
+      `api.fetch page of 100 events at depth ${depths.deep.toLocaleString('en')} (auth, limits, signed cursor) ≤ 0.6× the naive floor (keyset SQL → objects → JSON.stringify)`,
+      ours.deep.medianMs!,
+      floor.deep.medianMs!,
+      0.6,
+      'at-most',
+      floorNote(ours.deep, floor.deep, sqlText),
+    ),
+  ];
+}

@@ -1,0 +1,72 @@
+/**
+ * Runs paging cases through tinybench and turns each into a CaseResult: median and p99 latency,
+ * and a rate derived from the median (pages/s for one page, events/s for a whole walk).
+ */
+import { Bench } from 'tinybench';
+import { percentiles, type CaseResult } from '../results.ts';
+
+/** How long tinybench measures each case, in total over all rounds. */
+export interface Timing {
+  time: number;
+  iterations: number;
+  warmupTime: number;
+  warmupIterations: number;
+  /** Interleaved passes over all cases; the budgets above are split between them. */
+  rounds: number;
+}
+
+/** One page: long enough for a stable median and a meaningful p99. Tiny: just enough to run the code. */
+export function pageTiming(tiny: boolean): Timing {
+  return tiny ? { time: 25, iterations: 5, warmupTime: 5, warmupIterations: 2, rounds: 1 } : { time: 1_200, iterations: 64, warmupTime: 200, warmupIterations: 8, rounds: 4 };
+}
+
+/** A whole walk takes up to seconds, so a fixed few walks rather than a time budget, one per round. */
+export function walkTiming(tiny: boolean): Timing {
+  return tiny ? { time: 0, iterations: 2, warmupTime: 0, warmupIterations: 1, rounds: 1 } : { time: 0, iterations: 5, warmupTime: 0, warmupIterations: 1, rounds: 5 };
+}
+
+/** A case to measure: the CaseResult fields besides the figures, and the work. */
+export interface PagingCase {
+  name: string;
+  role: CaseResult['role'];
+  params?: Record<string, number | string>;
+  /** Units of `unit` one call does (1 page, or the events of a walk). */
+  perCall: number;
+  unit: string;
+  run: () => unknown;
+}
+
+/**
+ * Measures the cases one after another (never concurrently: they share the CPU and the database),
+ * in interleaved passes whose samples are pooled, so JIT warm-up, GC and a busy neighbour
+ * fall on every case alike instead of on whichever ran first.
+ */
+export async function measure(cases: PagingCase[], timing: Timing, onCase?: (name: string) => void): Promise<CaseResult[]> {
+  const { rounds } = timing;
+  const samples = new Map<PagingCase, number[]>(cases.map((c) => [c, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases) {
+      if (round === 0) onCase?.(c.name);
+      // One Bench per case and round, so a case's warmup sits right before its own samples.
+      const bench = new Bench({
+        time: timing.time / rounds,
+        iterations: Math.ceil(timing.iterations / rounds),
+        warmupTime: timing.warmupTime / rounds,
+        warmupIterations: timing.warmupIterations,
+        warmup: timing.warmupIterations > 0,
+        retainSamples: true,
+        throws: true,
+      });
+      bench.add(c.name, c.run);
+      const [task] = await bench.run();
+      const result = task!.result;
+      if (!('latency' in result) || !result.latency.samples) throw new Error(`${c.name}: tinybench ended ${result.state}`);
+      samples.get(c)!.push(...result.latency.samples);
+    }
+  }
+  return cases.map((c) => {
+    const all = samples.get(c)!;
+    const { medianMs, p99Ms } = percentiles(all);
+    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: (c.perCall * 1000) / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}) };
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * The naive floor of the people and companies lists, straight on better-sqlite3: the same keyset
+ * SQL as the core's stores (prepared once), rows mapped to the API's objects, one `JSON.stringify`.
+ * Like the core it resolves `domain`/`client_ref` to sites per request; it does no auth and no signing.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+
+const PAGE = 100;
+
+/** What one list request asks for. */
+export interface ListRequest {
+  list: 'people' | 'companies';
+  /** Set for a domain-scoped key: the one site it reads. */
+  scopeDomain?: string;
+  domain?: string;
+  clientRef?: string;
+  /** Epoch seconds. */
+  lastSeenAfter?: number;
+  hotLeads?: boolean;
+  /** Keyset position after which the page starts. */
+  after?: [number, string];
+}
+
+interface SiteRow {
+  pk: number;
+  domain: string;
+  client_ref: string | null;
+}
+
+type Row = Record<string, unknown> & { last_seen: number; id: string };
+
+const PERSON_COLUMNS =
+  'p.id, p.email, p.business_email, p.personal_email, p.first_name, p.last_name, p.title, p.company, p.location, p.region, p.linkedin_url, p.phone, ' +
+  'p.profile_image_url, p.is_hot_lead, p.classified_seniority, p.classified_job_function, p.traffic_type, p.ad_platform, ' +
+  'c.id AS c_id, c.name AS c_name, c.domain AS c_domain, c.standardized_industry AS c_industry, c.location AS c_location, c.employee_count AS c_employees';
+const COMPANY_COLUMNS =
+  'c.id, c.name, c.domain, c.standardized_industry, c.location, c.region, c.linkedin_url, c.employee_count, c.is_hot_company, c.traffic_type, c.ad_platform';
+
+/** Floors for the list endpoints of one account. */
+export class ListFloor {
+  readonly #db: BetterSqlite3.Database;
+  readonly #sites: BetterSqlite3.Statement<[string], SiteRow>;
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(
+    path: string,
+    private readonly accountId: string,
+  ) {
+    this.#db = new BetterSqlite3(path, { readonly: true });
+    this.#sites = this.#db.prepare('SELECT pk, domain, client_ref FROM sites WHERE account_id = ?');
+  }
+
+  /** One page as JSON text, `{ data, pagination }`. */
+  page(request: ListRequest): string {
+    const sites = this.#sites.all(this.accountId);
+    const byPk = new Map(sites.map((s) => [s.pk, s]));
+    const scope = request.scopeDomain === undefined ? undefined : sites.find((s) => s.domain === request.scopeDomain)!;
+    const filtered = request.domain !== undefined || request.clientRef !== undefined;
+    const matching = sites.filter(
+      (s) => (request.domain === undefined || s.domain === request.domain || s.domain.endsWith(`.${request.domain}`)) && (request.clientRef === undefined || s.client_ref === request.clientRef),
+    );
+    if ((scope && filtered && !matching.includes(scope)) || (!scope && filtered && matching.length === 0)) return body([], undefined);
+    const view = scope ? 'site' : filtered ? 'sites' : 'account';
+    const { sql, params } = request.list === 'people' ? peopleSql(view, request, scope, matching, this.accountId) : companiesSql(view, request, scope, matching, this.accountId);
+    let statement = this.#statements.get(sql);
+    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
+    const rows = statement.all(...params) as Row[];
+    const page = rows.slice(0, PAGE);
+    const data = page.map((r) => (request.list === 'people' ? toPerson(r, scope ?? byPk.get(r.site_pk as number)!) : toCompany(r)));
+    const last = page[page.length - 1];
+    const next = rows.length > PAGE && last ? Buffer.from(JSON.stringify([last.last_seen, last.id])).toString('base64url') : undefined;
+    return body(data, next);
+  }
+
+  close(): void {
+    this.#db.close();
+  }
+}
+
+function peopleSql(view: string, r: ListRequest, scope: SiteRow | undefined, sites: SiteRow[], accountId: string) {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const [seen, id] = view === 'site' ? ['ps.last_seen', 'ps.person_id'] : ['p.last_seen', 'p.id'];
+  let sql: string;
+  if (view === 'site') {
+    sql = `SELECT ${PERSON_COLUMNS}, ps.visit_count, ps.first_seen, ps.last_seen FROM person_sites ps JOIN people p ON p.pk = ps.person_pk LEFT JOIN companies c ON c.pk = p.company_pk`;
+    where.push('ps.site_pk = ?');
+    params.push(scope!.pk);
+  } else if (view === 'account') {
+    sql = `SELECT ${PERSON_COLUMNS}, p.visit_count, p.first_seen, p.last_seen, p.last_site_pk AS site_pk FROM people p LEFT JOIN companies c ON c.pk = p.company_pk`;
+    where.push('p.account_id = ?');
+    params.push(accountId);
+  } else {
+    const list = sites.map(() => '?').join(', ');
+    // Attributed to the most recent of their selected sites, as the core does.
+    sql =
+      `SELECT ${PERSON_COLUMNS}, p.visit_count, p.first_seen, p.last_seen, ` +
+      `(SELECT ps.site_pk FROM person_sites ps WHERE ps.person_pk = p.pk AND ps.site_pk IN (${list}) ORDER BY ps.last_seen DESC, ps.site_pk DESC LIMIT 1) AS site_pk ` +
+      'FROM people p LEFT JOIN companies c ON c.pk = p.company_pk';
+    where.push('p.account_id = ?', `EXISTS (SELECT 1 FROM person_sites ps WHERE ps.person_pk = p.pk AND ps.site_pk IN (${list}))`);
+    params.push(...sites.map((s) => s.pk), accountId, ...sites.map((s) => s.pk));
+  }
+  if (r.hotLeads) where.push('p.is_hot_lead = 1');
+  return finish(sql, where, params, seen, id, r);
+}
+
+function companiesSql(view: string, r: ListRequest, scope: SiteRow | undefined, sites: SiteRow[], accountId: string) {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  const [seen, id] = view === 'site' ? ['cs.last_seen', 'cs.company_id'] : ['c.last_seen', 'c.id'];
+  let sql: string;
+  if (view === 'site') {
+    sql = `SELECT ${COMPANY_COLUMNS}, cs.visit_count, cs.first_seen, cs.last_seen FROM company_sites cs JOIN companies c ON c.pk = cs.company_pk`;
+    where.push('cs.site_pk = ?');
+    params.push(scope!.pk);
+  } else {
+    sql = `SELECT ${COMPANY_COLUMNS}, c.visit_count, c.first_seen, c.last_seen FROM companies c`;
+    where.push('c.account_id = ?');
+    params.push(accountId);
+    if (view === 'sites') {
+      where.push(`EXISTS (SELECT 1 FROM company_sites cs WHERE cs.company_pk = c.pk AND cs.site_pk IN (${sites.map(() => '?').join(', ')}))`);
+      params.push(...sites.map((s) => s.pk));
+    }
+  }
+  return finish(sql, where, params, seen, id, r);
+}
+
+/** Adds the lastSeen filter, the keyset condition, the order and the limit. */
+function finish(sql: string, where: string[], params: unknown[], seen: string, id: string, r: ListRequest) {
+  if (r.lastSeenAfter !== undefined) where.push(`${seen} > ?`), params.push(r.lastSeenAfter);
+  if (r.after) where.push(`(${seen}, ${id}) < (?, ?)`), params.push(...r.after);
+  return { sql: `${sql} WHERE ${where.join(' AND ')} ORDER BY ${seen} DESC, ${id} DESC LIMIT ${PAGE + 1}`, params };
+}
+
+function body(data: unknown[], nextCursor: string | undefined): string {
+  return JSON.stringify({ data, pagination: { limit: PAGE, count: data.length, ...(nextCursor === undefined ? {} : { nextCursor }) } });
+}
+
+const iso = (s: unknown) => `${new Date((s as number) * 1000).toISOString().slice(0, 19)}Z`;
+
+function toPerson(r: Row, site: SiteRow) {
+  return {
+    id: r.id,
+    email: r.email,
+    businessEmail: r.business_email,
+    personalEmail: r.personal_email,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    title: r.title,
+    company: r.company,
+    location: r.location,
+    region: r.region,
+    linkedinUrl: r.linkedin_url,
+    phone: r.phone,
+    profileImageUrl: r.profile_image_url,
+    visitCount: r.visit_count,
+    firstSeen: iso(r.first_seen),
+    lastSeen: iso(r.last_seen),
+    isHotLead: r.is_hot_lead === 1,
+    classifiedSeniority: r.classified_seniority,
+    classifiedJobFunction: r.classified_job_function,
+    trafficType: r.traffic_type,
+    adPlatform: r.ad_platform,
+    companyData:
+      r.c_id === null
+        ? null
+        : { companyId: r.c_id, name: r.c_name, domain: r.c_domain, standardizedIndustry: r.c_industry, location: r.c_location, employeeCount: r.c_employees },
+    domain: site.domain,
+    clientRef: site.client_ref,
+  };
+}
+
+function toCompany(r: Row) {
+  return {
+    id: r.id,
+    name: r.name,
+    domain: r.domain,
+    standardizedIndustry: r.standardized_industry,
+    location: r.location,
+    region: r.region,
+    linkedinUrl: r.linkedin_url,
+    employeeCount: r.employee_count,
+    visitCount: r.visit_count,
+    firstSeen: iso(r.first_seen),
+    lastSeen: iso(r.last_seen),
+    isHotCompany: r.is_hot_company === 1,
+    trafficType: r.traffic_type,
+    adPlatform: r.ad_platform,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * People and companies paging: a page of 100 through `api.fetch`, unfiltered and with each filter,
+ * with the account key and with a domain-scoped key, each beside its naive floor (people-floor.ts).
+ */
+import type { Api } from '../../core/index.ts';
+import { BENCH_ACCOUNT, BENCH_ANCHOR, type BenchData } from '../data.ts';
+import type { SuiteResult } from '../results.ts';
+import { ListFloor, type ListRequest } from './people-floor.ts';
+import { getText, openBenchApi } from './paging-api.ts';
+import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
+
+const PAGE = 100;
+const DAY = 86_400;
+
+/** Options of the people-paging suite. */
+export interface PeoplePagingOptions {
+  data: BenchData;
+  tiny: boolean;
+  onCase?: (name: string) => void;
+}
+
+/** One list request, as a query string for the API and as a request for the floor. */
+interface Variant {
+  label: string;
+  query: string;
+  floor: Omit<ListRequest, 'list' | 'scopeDomain'>;
+}
+
+/** The filters measured; the domain and client filters name demo sites with a subdomain each. */
+function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
+  const after = BENCH_ANCHOR / 1000 - 30 * DAY;
+  const afterDate = new Date(after * 1000).toISOString().slice(0, 10);
+  const all: Variant[] = [
+    { label: 'no filter', query: '', floor: {} },
+    { label: 'domain=acme-example.com', query: '&domain=acme-example.com', floor: { domain: 'acme-example.com' } },
+    { label: 'client_ref=globex', query: '&client_ref=globex', floor: { clientRef: 'globex' } },
+    // A date-only value is midnight UTC, so the floor's bound is that midnight.
+    { label: `last_seen_after=${afterDate}`, query: `&last_seen_after=${afterDate}`, floor: { lastSeenAfter: Date.parse(afterDate) / 1000 } },
+    { label: 'hot_leads=true', query: '&hot_leads=true', floor: { hotLeads: true } },
+  ];
+  // A scoped key reads one site, so site filters would only narrow it to itself or to nothing.
+  return all.filter((v) => (list === 'people' || !v.floor.hotLeads) && (!scoped || (v.floor.domain === undefined && v.floor.clientRef === undefined)));
+}
+
+/** Runs the suite: people and companies, account key and scoped key, every filter. */
+export async function peoplePagingSuite(options: PeoplePagingOptions): Promise<SuiteResult> {
+  const { data, tiny } = options;
+  const api = await openBenchApi(data.path);
+  const floor = new ListFloor(data.path, BENCH_ACCOUNT);
+  try {
+    const cases: PagingCase[] = [];
+    for (const list of ['people', 'companies'] as const) {
+      for (const scoped of [false, true]) {
+        const key = scoped ? data.scopedKey.key : data.accountKey;
+        const keyLabel = scoped ? `scoped key (${data.scopedKey.domain})` : 'account key';
+        for (const v of variants(list, scoped)) {
+          const request: ListRequest = { list, ...v.floor, ...(scoped ? { scopeDomain: data.scopedKey.domain } : {}) };
+          const path = `/v1/${list}?limit=${PAGE}${v.query}`;
+          const at = `${list}, ${keyLabel}, ${v.label}`;
+          await checkSamePage(api, key, path, floor.page(request), at);
+          const params = { list, key: scoped ? 'scoped' : 'account', filter: v.label };
+          cases.push(
+            { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path) },
+            { name: `${at} · keyset floor`, role: 'floor', params, perCall: 1, unit: 'pages/s', run: () => floor.page(request) },
+          );
+        }
+      }
+    }
+    return {
+      suite: 'people-paging',
+      title: 'People and companies paging (first page of 100, in-process)',
+      cases: await measure(cases, pageTiming(tiny), options.onCase),
+      targets: [],
+    };
+  } finally {
+    floor.close();
+    await api.close();
+  }
+}
+
+/** A floor that returns other rows than the API would measure something else: stop instead. */
+async function checkSamePage(api: Api, key: string, path: string, floorBody: string, where: string): Promise<void> {
+  const data = (body: string) => JSON.stringify((JSON.parse(body) as { data: unknown[] }).data);
+  const ours = data(await getText(api, key, path));
+  if (ours !== data(floorBody)) throw new Error(`list floor returns other rows than api.fetch for ${where}`);
+  if (ours === '[]') throw new Error(`${where} selects nobody: the benchmark would measure an empty page`);
+}

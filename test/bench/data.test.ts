@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApi } from '../../adapters/node/index.ts';
+import { benchDatabase, type BenchDataOptions } from '../../bench/data.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'vi-bench-data-'));
+const OPTIONS: BenchDataOptions = { seed: 7, people: 60, events: 3_000, journeys: [250, 1_200], progress: false, cacheDir: dir };
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('benchDatabase', () => {
+  it('gives the journeys exactly their sizes and spreads the rest over other people', async () => {
+    const data = await benchDatabase(OPTIONS);
+    const db = new Database(data.path, { readonly: true });
+    try {
+      const count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM events e JOIN people p ON p.pk = e.person_pk WHERE p.id = ?');
+      expect(data.journeys.map((j) => count.get(j.personId)!.n)).toEqual([250, 1_200]);
+      expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events').get()!.n).toBe(3_000);
+      expect(db.prepare<[], { n: number }>('SELECT count(DISTINCT person_pk) AS n FROM events').get()!.n).toBeGreaterThan(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reuses the built file, and the keys it reports still work', async () => {
+    const first = await benchDatabase(OPTIONS);
+    const built = statSync(first.path).mtimeMs;
+    const again = await benchDatabase(OPTIONS);
+    expect(again).toEqual(first);
+    expect(statSync(again.path).mtimeMs).toBe(built);
+    const api = await createApi({ database: again.path });
+    try {
+      const get = (key: string) => api.fetch(new Request(`http://x/v1/people/${again.journeys[1]!.personId}/events?limit=5`, { headers: { 'x-api-key': key } }));
+      expect((await get(again.accountKey)).status).toBe(200);
+      expect((await get(again.scopedKey.key)).status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses journeys larger than the events asked for', async () => {
+    await expect(benchDatabase({ ...OPTIONS, events: 1_000 })).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatTable } from '../../bench/report/table.ts';
+import type { BenchRun } from '../../bench/results.ts';
+import { runBench, SUITES, type RunOutcome } from '../../bench/run.ts';
+
+// The CI configuration, run once in-process: it proves the benchmark code still runs end to end.
+// Figures are never asserted: they depend on the machine and on whatever else it is doing.
+const dir = mkdtempSync(join(tmpdir(), 'vi-bench-'));
+const out = join(dir, 'results');
+let outcome: RunOutcome;
+
+beforeAll(async () => {
+  // Its own cache directory, so the test builds the tiny data set instead of reusing a developer's.
+  outcome = await runBench({ tiny: true, seed: 42, out, cacheDir: join(dir, 'cache'), log: () => {} });
+}, 120_000);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('npm run bench -- --tiny', () => {
+  // One test per suite, so a failure names the suite it came from.
+  it.each(SUITES)('runs the %s suite without failing (it may skip a part, with a note)', (name) => {
+    expect(outcome.failed.filter((f) => f.startsWith(`${name}:`))).toEqual([]);
+    const suite = outcome.run.suites.find((s) => s.suite === name)!;
+    expect(suite.cases.length > 0 || (suite.skipped?.length ?? 0) > 0).toBe(true);
+  });
+
+  it('writes latest.json: the run with its suites and their cases', () => {
+    const run = JSON.parse(readFileSync(join(out, 'latest.json'), 'utf8')) as BenchRun;
+    expect(run.suites.map((s) => s.suite).slice(0, 2)).toEqual(['journey-paging', 'people-paging']);
+    for (const name of ['journey-paging', 'people-paging']) {
+      const suite = run.suites.find((s) => s.suite === name)!;
+      expect(suite.cases.length).toBeGreaterThan(0);
+      expect(suite.cases.some((c) => c.role === 'ours')).toBe(true);
+      expect(suite.cases.some((c) => c.role === 'floor')).toBe(true);
+      for (const c of suite.cases) {
+        expect(typeof c.medianMs).toBe('number');
+        expect(typeof c.p99Ms).toBe('number');
+        expect(c.samples).toBeGreaterThan(0);
+      }
+    }
+    expect(run.suites.find((s) => s.suite === 'journey-paging')!.targets.length).toBeGreaterThan(0);
+  });
+
+  it('writes latest.md with a targets section that says met or missed', () => {
+    const md = readFileSync(join(out, 'latest.md'), 'utf8');
+    expect(md).toContain('## Targets');
+    expect(md).toMatch(/- \*\*(met|missed)\*\*/);
+    expect(md).toContain('## Journey paging');
+  });
+
+  it('writes the two SVG charts', () => {
+    for (const file of ['paging-depth.svg', 'http.svg']) {
+      const svg = readFileSync(join(out, file), 'utf8');
+      expect(svg.trimStart().startsWith('<svg')).toBe(true);
+      expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    }
+    expect(readFileSync(join(out, 'paging-depth.svg'), 'utf8')).toContain('<path');
+  });
+
+  it('prints a table naming every suite', () => {
+    const table = formatTable(outcome.run);
+    for (const suite of outcome.run.suites) expect(table).toContain(`[${suite.suite}]`);
+  });
+});
