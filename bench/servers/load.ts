@@ -12,6 +12,8 @@ export interface LoadRequest {
   url: string;
   connections: number;
   seconds: number;
+  /** Stop after this many requests instead of after `seconds`: a smoke run then always has samples, however busy the machine. */
+  amount?: number;
   warmupSeconds: number;
   headers?: Record<string, string>;
 }
@@ -31,9 +33,9 @@ export interface LoadResult {
 }
 
 /** One autocannon run; `latencies` receives each 2xx response's time in milliseconds. */
-function run(request: LoadRequest, seconds: number, latencies?: number[]): Promise<autocannon.Result> {
+function run(request: LoadRequest, seconds: number, latencies?: number[], amount?: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const options = { url: request.url, connections: request.connections, duration: seconds, headers: request.headers ?? {} };
+    const options = { url: request.url, connections: request.connections, duration: seconds, headers: request.headers ?? {}, ...(amount ? { amount } : {}) };
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
     if (latencies) instance.on('response', (_client, status, _bytes, ms) => void (status < 300 && latencies.push(ms)));
   });
@@ -43,7 +45,7 @@ if (process.argv[2]) {
   const request = JSON.parse(process.argv[2]) as LoadRequest;
   if (request.warmupSeconds > 0) await run(request, request.warmupSeconds);
   const latencies: number[] = [];
-  const r = await run(request, request.seconds, latencies);
+  const r = await run(request, request.seconds, latencies, request.amount);
   const { medianMs, p99Ms } = percentiles(latencies);
   const result: LoadResult = {
     requests: r.requests.total,

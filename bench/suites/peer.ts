@@ -61,7 +61,7 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
 
     const pages = Math.ceil(people.length / 100);
     const mid = Math.floor(pages / 2) + 1;
-    const load = { connections: plan.connections, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds };
+    const load = { connections: plan.connections, seconds: plan.seconds, amount: plan.amount, warmupSeconds: plan.warmupSeconds };
     for (const page of pages >= 3 ? [1, mid] : [1]) {
       const cursor = cursors[page - 1];
       const oursUrl = `${ours.url}/v1/people?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
