@@ -4,31 +4,13 @@
  * load generator on core 0, so neither steals the other's CPU.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { LoadRequest, LoadResult } from './load.ts';
 
-/** The project's root: children run there, so runtimes find package.json and node_modules. */
-export const ROOT = resolve(import.meta.dirname, '../..');
+import { ROOT } from '../../scripts/runtime-command.ts';
 
-export type Runtime = 'node' | 'bun' | 'deno';
-export const RUNTIMES: readonly Runtime[] = ['node', 'bun', 'deno'];
-
-const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
-
-/** The command that runs a TypeScript file under a runtime (Bun and Deno from the npm dev dependencies). */
-export function runtimeCommand(runtime: Runtime, script: string): string[] {
-  if (runtime === 'bun') return [bin('bun'), script];
-  if (runtime === 'deno') return [bin('deno'), 'run', '-A', script];
-  return [process.execPath, '--import', 'tsx', script];
-}
-
-/** Why a runtime cannot run here, or undefined when it can. */
-export function runtimeMissing(runtime: Runtime): string | undefined {
-  if (runtime === 'node') return undefined;
-  return existsSync(bin(runtime)) ? undefined : `${runtime} not installed (node_modules/.bin/${runtime} missing)`;
-}
+export { ROOT, RUNTIMES, runtimeCommand, runtimeMissing, type Runtime } from '../../scripts/runtime-command.ts';
 
 let pinnable: boolean | undefined;
 /** Whether processes can be pinned to cores: `taskset` present and at least two cores. */

@@ -96,7 +96,7 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
     let ours: ChildServer | undefined;
     let floor: ChildServer | undefined;
     try {
-      ours = await startServer(`${runtime} adapter`, runtimeCommand(runtime, `bench/servers/api-${runtime}.ts`).concat(options.db));
+      ours = await startServer(`${runtime} adapter`, runtimeCommand(runtime, 'bench/servers/api.ts').concat(options.db));
       floor = await startServer(`naive ${runtime} server`, runtimeCommand(runtime, `bench/servers/naive-${runtime}.ts`).concat(options.db));
       await samePage(ours, floor, path, options.accountKey);
       const runs: Record<'ours' | 'floor', LoadResult[]> = { ours: [], floor: [] };

@@ -52,7 +52,7 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
   let ours: ChildServer | undefined;
   let peer: ChildServer | undefined;
   try {
-    ours = await startServer('node adapter', runtimeCommand('node', 'bench/servers/api-node.ts').concat(options.db));
+    ours = await startServer('node adapter', runtimeCommand('node', 'bench/servers/api.ts').concat(options.db));
     // The same people, read through our API, as json-server's database file.
     const { people, cursors } = await walkPeople(ours, options.accountKey);
     const file = join(dir, 'people.json');

@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { RUNTIMES, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, serve, type Api, type RunningServer } from '../../adapters/node/index.ts';
 import { ALL_CHECKS } from '../../harness/index.ts';
@@ -13,13 +14,6 @@ import { seedAccount } from './support.ts';
  * through `--keys FILE`. The runs go at once, so each runtime's full run reads an account of its
  * own (the hourly budget and its headers are per account), and its short runs another.
  */
-const bin = (name: string) => resolve('node_modules/.bin', name);
-const RUNTIMES = {
-  node: [process.execPath, '--import', 'tsx', 'harness/cli.ts'],
-  bun: [bin('bun'), 'harness/cli.ts'],
-  deno: [bin('deno'), 'run', '-A', 'harness/cli.ts'],
-} as const;
-type Runtime = keyof typeof RUNTIMES;
 
 /** A variant the auth checks catch: 403 where a missing key is due 401. */
 const BROKEN = VARIANTS.find((v) => v.id === 'missing-key-403')!;
@@ -37,9 +31,9 @@ const keyFiles = {} as Record<Runtime, { full: string; short: string; broken: st
 
 /** Runs the CLI under a runtime; resolves with its exit code and output. */
 function cli(runtime: Runtime, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command, ...pre] = RUNTIMES[runtime];
+  const [command, ...pre] = runtimeCommand(runtime, 'harness/cli.ts');
   return new Promise((done, fail) => {
-    const child = spawn(command, [...pre, 'conformance', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command!, [...pre, 'conformance', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -55,7 +49,7 @@ const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!.trim();
 beforeAll(async () => {
   api = await createApi({ database: ':memory:' });
   const accounts = [];
-  for (const runtime of Object.keys(RUNTIMES) as Runtime[]) {
+  for (const runtime of [...RUNTIMES]) {
     accounts.push({ runtime, full: await seedAccount(api, `acc_${runtime}`), short: await seedAccount(api, `acc_${runtime}_short`) });
   }
   real = await serve(api, { port: 0 });
@@ -76,7 +70,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.concurrent.each(Object.keys(RUNTIMES) as Runtime[])('the harness CLI under %s', (runtime) => {
+describe.concurrent.each([...RUNTIMES])('the harness CLI under %s', (runtime) => {
   it('passes the real server: exit 0, closing line N passed, 0 failed, N skipped', async () => {
     const { code, stdout, stderr } = await cli(runtime, ['--keys', keyFiles[runtime].full]);
     const closing = CLOSING.exec(lastLine(stdout));

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { RUNTIMES, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../harness/index.ts';
 import { parseCsv } from '../support/csv.ts';
@@ -12,13 +13,7 @@ import { parseCsv } from '../support/csv.ts';
  * one database file and every runtime serves a copy of it, so a file made by one runtime must
  * open in the others.
  */
-const bin = (name: string) => resolve('node_modules/.bin', name);
-const RUNTIMES = {
-  node: [process.execPath, '--import', 'tsx', 'scripts/serve.ts'],
-  bun: [bin('bun'), 'scripts/serve.ts'],
-  deno: [bin('deno'), 'run', '-A', 'scripts/serve.ts'],
-} as const;
-type RuntimeName = keyof typeof RUNTIMES;
+type RuntimeName = Runtime;
 
 interface Keys {
   baseUrl: string;
@@ -34,8 +29,8 @@ const PEOPLE = 120;
 async function startServer(runtime: RuntimeName, db: string, extra: string[] = []): Promise<{ child: ChildProcess; keys: Keys; output: () => string }> {
   const keysPath = `${db}.keys.json`;
   rmSync(keysPath, { force: true });
-  const [command, ...args] = RUNTIMES[runtime];
-  const child = spawn(command, [...args, '--port', '0', '--db', db, '--seed', '7', '--people', String(PEOPLE), '--anchor', '2026-11-20T12:00:00Z', '--keys-out', keysPath, ...extra], {
+  const [command, ...args] = runtimeCommand(runtime, 'scripts/serve.ts');
+  const child = spawn(command!, [...args, '--port', '0', '--db', db, '--seed', '7', '--people', String(PEOPLE), '--anchor', '2026-11-20T12:00:00Z', '--keys-out', keysPath, ...extra], {
     env: { ...process.env, CI: 'true', NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -65,7 +60,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe.each(Object.keys(RUNTIMES) as RuntimeName[])('the demo server under %s', (runtime) => {
+describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
   let server: Awaited<ReturnType<typeof startServer>>;
   let get: (path: string, key?: string) => Promise<{ status: number; headers: Headers; body: any }>;
 
