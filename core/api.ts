@@ -20,6 +20,7 @@ import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
 import { systemClock, type Clock } from './time/clock.ts';
 import { toEpochSeconds } from './time/iso.ts';
+import { webDigests, type Digests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
 import { ExportRunner, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
@@ -53,6 +54,11 @@ export interface ApiOptions {
    * selecting more is `partial`); `pace`, awaited before each step (default: yield to the event loop).
    */
   exports?: { batchRows?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
+  /**
+   * SHA-256 and HMAC for keys, cursors and download links. Default: WebCrypto (asynchronous);
+   * the runtime adapters pass synchronous `node:crypto` digests.
+   */
+  digests?: Digests;
   /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
   onError?: (error: unknown, request?: Request) => void;
 }
@@ -80,17 +86,18 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   await prepareConnection(db);
   await migrateToLatest(db);
   const secret = options.secret ?? (await loadOrCreateSecret(db));
+  const digests = options.digests ?? webDigests;
 
   const services: Services = {
     clock,
-    cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600),
+    cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600, digests),
     sites: new SitesStore(db),
     keys: new KeysStore(db),
     people: new PeopleStore(db),
     companies: new CompaniesStore(db),
     events: new EventsStore(db),
     stats: new StatsStore(db),
-    exports: { store: new ExportsStore(db), runner: undefined as unknown as ExportRunner, links: new DownloadLinkSigner(secret) },
+    exports: { store: new ExportsStore(db), runner: undefined as unknown as ExportRunner, links: new DownloadLinkSigner(secret, digests) },
     defaultPageSize: options.defaultPageSize ?? 50,
   };
   services.exports.runner = new ExportRunner(services.exports.store, services.sites, clock, {
@@ -104,7 +111,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   // Jobs past retention go; jobs a previous process left running carry on.
   await services.exports.store.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   await services.exports.runner.resumeInterrupted();
-  const admin = new Admin(db, clock, services.sites, services.keys, new IngestStore(db));
+  const admin = new Admin(db, clock, services.sites, services.keys, new IngestStore(db), digests);
   const limiter = new HourlyRateLimiter(clock);
   const match = createMatcher(ROUTES);
 
@@ -117,7 +124,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   async function route(request: Request, url: URL, found: Route, params: Record<string, string>, rate: { decision?: RateDecision }) {
     const base = { request, url, params: decodeParams(params), query: new Query(url.searchParams), nowSeconds: toEpochSeconds(clock.now()), services };
     if (found.public) return found.handler(base);
-    const caller = await authenticate(request, services.keys);
+    const caller = await authenticate(request, services.keys, digests);
     rate.decision = takeBudget(caller);
     if (!rate.decision.allowed) {
       throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {

@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
 import { createApi, type Api, type ApiOptions, type Database } from '../../core/index.ts';
+import { nodeDigests } from './node-digests.ts';
 
 /** Options of each runtime's `createApi`: the core's, with `database` as a file path, `:memory:`, or a Kysely instance. */
 export interface RuntimeApiOptions extends Omit<ApiOptions, 'db'> {
   database: string | Kysely<Database>;
 }
 
-/** Creates the API, opening a path with the runtime's driver; `close()` then also closes that database. */
+/**
+ * Creates the API, opening a path with the runtime's driver; `close()` then also closes that database.
+ * Every runtime here has `node:crypto`, so keys and cursors are hashed synchronously.
+ */
 export async function createApiWith(options: RuntimeApiOptions, open: (path: string) => Kysely<Database>): Promise<Api> {
   const { database, ...rest } = options;
   const db = typeof database === 'string' ? open(database) : database;
-  const api = await createApi({ ...rest, db });
+  const api = await createApi({ digests: nodeDigests, ...rest, db });
   if (typeof database !== 'string') return api;
   return { ...api, close: async () => (await api.close(), await db.destroy()) };
 }

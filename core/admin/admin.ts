@@ -1,4 +1,5 @@
 import { generateKey, hashKey, isWellFormedKey, keyLookup, toHex } from '../auth/api-key.ts';
+import type { Digests } from '../crypto/digests.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import type { Site } from '../scope/view.ts';
 import type { IngestStore } from '../store/ingest-store.ts';
@@ -41,6 +42,7 @@ export class Admin {
     private readonly sites: SitesStore,
     private readonly keys: KeysStore,
     private readonly ingest: IngestStore,
+    private readonly digests: Digests,
   ) {}
 
   /** Creates a partner account. */
@@ -108,7 +110,7 @@ export class Admin {
   /** What an active key reads, or null when the value is unknown, revoked or rotated away. */
   async describeKey(key: string): Promise<KeyInfo | null> {
     if (!isWellFormedKey(key)) return null;
-    const hash = await hashKey(key);
+    const hash = await hashKey(key, this.digests);
     const match = (await this.keys.findByLookup(keyLookup(key))).find((k) => k.hash === hash && k.revokedAt === null);
     return match ? ((await this.keys.info(match.id)) ?? null) : null;
   }
@@ -139,7 +141,7 @@ export class Admin {
   async #issue(accountId: string, site: Site | null, options: IssueKeyOptions): Promise<IssuedKey> {
     const key = options.value ?? generateKey();
     if (!isWellFormedKey(key)) throw new AdminError('key value must be vi_live_ followed by 40 lowercase hex characters');
-    const hash = await hashKey(key);
+    const hash = await hashKey(key, this.digests);
     const clash = (await this.keys.findByLookup(keyLookup(key))).some((k) => k.hash === hash);
     if (clash) throw new AdminError('that key value is already in use');
     const keyId = `key_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;

@@ -1,3 +1,5 @@
+import type { Digests } from '../crypto/digests.ts';
+
 /** Every key is this prefix followed by 40 lowercase hex characters. */
 export const KEY_PREFIX = 'vi_live_';
 const KEY_PATTERN = /^vi_live_[0-9a-f]{40}$/;
@@ -21,9 +23,8 @@ export function keyLookup(key: string): string {
 }
 
 /** Hex SHA-256 of a key: the only form in which keys are stored. */
-export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return toHex(new Uint8Array(digest));
+export function hashKey(key: string, digests: Digests): string | Promise<string> {
+  return digests.sha256Hex(key);
 }
 
 /** Compares two strings in time that depends only on their length, not on where they differ. */

@@ -1,4 +1,5 @@
-import { constantTimeEqual, toHex } from '../auth/api-key.ts';
+import { constantTimeEqual } from '../auth/api-key.ts';
+import { webDigests, type Digests, type HmacSigner } from '../crypto/digests.ts';
 
 /** How long a download link works, counted from the job's completedAt. */
 export const DOWNLOAD_LINK_SECONDS = 900;
@@ -8,16 +9,15 @@ export const DOWNLOAD_LINK_SECONDS = 900;
  * HMAC-SHA256 over both proves the API issued it, so it works without an API key.
  */
 export class DownloadLinkSigner {
-  readonly #key: Promise<CryptoKey>;
+  readonly #hmac: HmacSigner;
 
-  constructor(secret: string) {
-    this.#key = crypto.subtle.importKey('raw', new TextEncoder().encode(`download:${secret}`), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  constructor(secret: string, digests: Digests = webDigests) {
+    this.#hmac = digests.hmacSha256(`download:${secret}`);
   }
 
   /** The signature of a link to `jobId` that expires at `expires` (epoch seconds). */
   async sign(jobId: string, expires: number): Promise<string> {
-    const mac = await crypto.subtle.sign('HMAC', await this.#key, new TextEncoder().encode(`${jobId}\n${expires}`));
-    return toHex(new Uint8Array(mac));
+    return this.#hmac(`${jobId}\n${expires}`);
   }
 
   /** Whether the signature is this API's for that job and expiry (expiry itself is checked by the caller). */

@@ -1,4 +1,5 @@
-import { constantTimeEqual, toHex } from '../auth/api-key.ts';
+import { constantTimeEqual } from '../auth/api-key.ts';
+import { webDigests, type Digests, type HmacSigner } from '../crypto/digests.ts';
 
 /** Where a page ended: the sort value and the public id of its last row. */
 export interface CursorPosition {
@@ -12,19 +13,14 @@ export interface CursorPosition {
  * the endpoint, its filters and the caller's scope, so a cursor used anywhere else fails.
  */
 export class CursorSigner {
-  readonly #key: Promise<CryptoKey>;
+  readonly #hmac: HmacSigner;
 
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
+    digests: Digests = webDigests,
   ) {
-    this.#key = crypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(`cursor:${secret}`),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
+    this.#hmac = digests.hmacSha256(`cursor:${secret}`);
   }
 
   /** An opaque cursor for the position, valid in this context until `nowSeconds + ttl`. */
@@ -55,9 +51,8 @@ export class CursorSigner {
     return { sortValue, id };
   }
 
-  async #mac(payload: string, context: string): Promise<string> {
-    const sig = await crypto.subtle.sign('HMAC', await this.#key, new TextEncoder().encode(`${context}\n${payload}`));
-    return toHex(new Uint8Array(sig));
+  #mac(payload: string, context: string): string | Promise<string> {
+    return this.#hmac(`${context}\n${payload}`);
   }
 }
 
