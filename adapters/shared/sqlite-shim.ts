@@ -1,7 +1,7 @@
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from '../../core/index.ts';
 
-/** What Bun's and Deno's built-in SQLite statements offer: positional parameters, spread. */
+/** What every runtime's SQLite statements offer (better-sqlite3, bun:sqlite, node:sqlite): positional parameters, spread. */
 export interface NativeStatement {
   all(...params: unknown[]): unknown[];
   run(...params: unknown[]): { changes: number | bigint; lastInsertRowid: number | bigint };
@@ -18,34 +18,61 @@ export interface NativeDatabase<S extends NativeStatement> {
   returnsRows(statement: S): boolean;
 }
 
+/** How many prepared statements a connection keeps; the API's own queries take a few dozen shapes. */
+const STATEMENT_CACHE_SIZE = 200;
+
 /**
- * Gives a runtime's SQLite the shape Kysely's own SqliteDialect drives (better-sqlite3's), so
- * every query, migration and export runs unchanged. Booleans bind as 1/0, as better-sqlite3 does.
+ * Gives a runtime's SQLite the shape Kysely's own SqliteDialect drives, so every query, migration
+ * and export runs unchanged on each runtime. Kysely prepares a statement for every query it runs;
+ * here each SQL text is prepared once and kept (least recently used go first), because preparing
+ * costs as much as running a cheap query. Booleans bind as 1/0.
  */
 export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>): Kysely<Database> {
   const bind = (params: ReadonlyArray<unknown>) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  const cache = new Map<string, S>();
+  const cached = (sql: string): S => {
+    let statement = cache.get(sql);
+    if (statement) cache.delete(sql);
+    else {
+      statement = native.prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) {
+        const [oldest, evicted] = cache.entries().next().value as [string, S];
+        cache.delete(oldest);
+        evicted.finalize?.();
+      }
+    }
+    cache.set(sql, statement); // re-inserted: now the most recently used
+    return statement;
+  };
   const database: SqliteDatabase = {
-    close: () => native.close(),
+    close() {
+      // An unfinalized statement keeps Bun's file open after close(), its WAL not checkpointed.
+      for (const statement of cache.values()) statement.finalize?.();
+      cache.clear();
+      native.close();
+    },
     prepare(sql: string): SqliteStatement {
-      const statement = native.prepare(sql);
-      // Kysely prepares a statement per query and keeps none, so each is freed after its one use:
-      // an unfinalized statement keeps the file open after close(), its WAL not checkpointed.
-      const once = <T>(work: () => T): T => {
-        try {
-          return work();
-        } finally {
-          statement.finalize?.();
-        }
-      };
+      const statement = cached(sql);
       return {
         reader: native.returnsRows(statement),
-        all: (params) => once(() => statement.all(...bind(params))),
-        run: (params) => once(() => statement.run(...bind(params))),
-        iterate: (params) => statement.iterate(...bind(params))[Symbol.iterator]() as IterableIterator<unknown>,
+        // all() and run() finish before they return, so one shared statement can never be mid-use.
+        all: (params) => statement.all(...bind(params)),
+        run: (params) => statement.run(...bind(params)),
+        // An iteration stays open across awaits, while other queries may run the same SQL: it gets its own statement.
+        iterate: (params) => iterateOnce(native.prepare(sql), bind(params)),
       };
     },
   };
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+/** Iterates a statement of its own and frees it when the iteration ends, however it ends. */
+function* iterateOnce(statement: NativeStatement, params: unknown[]): IterableIterator<unknown> {
+  try {
+    yield* statement.iterate(...params);
+  } finally {
+    statement.finalize?.();
+  }
 }
 
 /** The pragmas every file database gets: WAL (readers never block the writer), safe syncing, a busy wait. */

@@ -1,14 +1,14 @@
 import { notFound } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 import { rawJson } from '../http/respond.ts';
-import { cutPage } from '../paging/page.ts';
+import { paginationOf } from '../paging/page.ts';
 import { PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
 
 const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,64}$/;
 
 /**
  * `GET /v1/people/{id}/events`: a person's journey, newest first. Events are stored as the
- * JSON the API returns, so a page is joined as text rather than parsed and re-serialised.
+ * JSON the API returns, so SQLite joins a page as text; nothing is parsed and re-serialised.
  */
 export async function listEvents(ctx: RequestContext): Promise<Response> {
   const { query, services, nowSeconds } = ctx;
@@ -21,8 +21,7 @@ export async function listEvents(ctx: RequestContext): Promise<Response> {
   const person = await services.people.summary(await viewFor(ctx, {}), id);
   if (!person) throw notFound(`No person with id ${id} is visible to this key.`);
   const view = await viewFor(ctx, siteFilters);
-  const rows = await services.events.page(view, person.pk, eventType, page.after, page.limit + 1);
-  const { items, pagination } = await cutPage(rows, page, services.cursors, nowSeconds);
-  const data = items.map((r) => r.body).join(',');
-  return rawJson(`{"person":${JSON.stringify(person.summary)},"data":[${data}],"pagination":${JSON.stringify(pagination)}}`);
+  const events = await services.events.page(view, person.pk, eventType, page.after, page.limit);
+  const pagination = await paginationOf(events.count, events.next, page, services.cursors, nowSeconds);
+  return rawJson(`{"person":${JSON.stringify(person.summary)},"data":[${events.json}],"pagination":${JSON.stringify(pagination)}}`);
 }

@@ -56,8 +56,11 @@ export class CursorSigner {
   }
 }
 
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
 function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
+  const bytes = encoder.encode(text);
   let bin = '';
   for (const b of bytes) bin += String.fromCharCode(b);
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
@@ -65,5 +68,5 @@ function toBase64Url(text: string): string {
 
 function fromBase64Url(text: string): string {
   const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  return decoder.decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }

@@ -34,9 +34,19 @@ export async function cutPage<T extends { position: CursorPosition }>(
   nowSeconds: number,
 ): Promise<{ items: T[]; pagination: Pagination }> {
   const items = rows.slice(0, page.limit);
-  const pagination: Pagination = { limit: page.limit, count: items.length };
-  if (rows.length > page.limit) {
-    pagination.nextCursor = await signer.sign(items[items.length - 1]!.position, page.context, nowSeconds);
-  }
-  return { items, pagination };
+  const next = rows.length > page.limit ? items[items.length - 1]!.position : null;
+  return { items, pagination: await paginationOf(items.length, next, page, signer, nowSeconds) };
+}
+
+/** The pagination object of a page of `count` rows; `next` is its last row's position when more rows follow. */
+export async function paginationOf(
+  count: number,
+  next: CursorPosition | null,
+  page: PageRequest,
+  signer: CursorSigner,
+  nowSeconds: number,
+): Promise<Pagination> {
+  const pagination: Pagination = { limit: page.limit, count };
+  if (next) pagination.nextCursor = await signer.sign(next, page.context, nowSeconds);
+  return pagination;
 }

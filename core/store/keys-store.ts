@@ -1,3 +1,4 @@
+import { CompiledQueries } from './compiled-queries.ts';
 import type { Db } from './schema.ts';
 
 /** A stored key with what authentication needs to know about it. */
@@ -23,16 +24,24 @@ export interface KeyInfo {
 
 /** Reads and writes API keys, which are stored only as hashes. */
 export class KeysStore {
-  constructor(private readonly db: Db) {}
+  readonly #queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.#queries = new CompiledQueries(db);
+  }
 
   /** Candidate keys whose lookup prefix matches; the caller compares hashes in constant time. */
   async findByLookup(lookup: string): Promise<KeyRecord[]> {
-    const rows = await this.db
-      .selectFrom('api_keys as k')
-      .leftJoin('sites as s', 's.pk', 'k.site_pk')
-      .select(['k.pk', 'k.id', 'k.account_id', 'k.hash', 'k.revoked_at', 's.pk as site_pk', 's.domain', 's.client_ref'])
-      .where('k.lookup', '=', lookup)
-      .execute();
+    const rows = await this.#queries.rows(
+      'by-lookup',
+      (p) =>
+        this.db
+          .selectFrom('api_keys as k')
+          .leftJoin('sites as s', 's.pk', 'k.site_pk')
+          .select(['k.pk', 'k.id', 'k.account_id', 'k.hash', 'k.revoked_at', 's.pk as site_pk', 's.domain', 's.client_ref'])
+          .where('k.lookup', '=', p('lookup')),
+      { lookup },
+    );
     return rows.map((r) => ({
       pk: r.pk,
       id: r.id,

@@ -3,6 +3,7 @@ import type { CursorPosition } from '../paging/cursor.ts';
 import type { Person, PersonSummary } from '../resources/types.ts';
 import { PERSON_PROFILE, toPerson, type RawPerson } from './person-row.ts';
 import type { Site, View } from '../scope/view.ts';
+import { CompiledQueries } from './compiled-queries.ts';
 import type { Db } from './schema.ts';
 
 /** Filters of the people list, already validated. */
@@ -19,7 +20,11 @@ export interface PersonRow {
 
 /** Reads people in the shape of the API, within a view. */
 export class PeopleStore {
-  constructor(private readonly db: Db) {}
+  readonly #queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.#queries = new CompiledQueries(db);
+  }
 
   /** One page of people, `lastSeen` descending then `id` descending, after `after` when given. */
   async page(view: View, filters: PeopleFilters, after: CursorPosition | null, take: number): Promise<PersonRow[]> {
@@ -40,18 +45,26 @@ export class PeopleStore {
 
   /** The internal key and summary of a person visible in the view. */
   async summary(view: View, id: string): Promise<{ pk: number; summary: PersonSummary } | undefined> {
-    let query = this.db
-      .selectFrom('people as p')
-      .select(['p.pk', 'p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.company'])
-      .where('p.account_id', '=', view.accountId)
-      .where('p.id', '=', id);
-    if (view.kind === 'site') {
-      const sitePk = view.site.pk;
-      query = query.where((eb) =>
-        eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', '=', sitePk)),
-      );
-    }
-    const r = await query.executeTakeFirst();
+    const scoped = view.kind === 'site';
+    const values: Record<string, unknown> = { accountId: view.accountId, id };
+    if (view.kind === 'site') values.sitePk = view.site.pk;
+    const [r] = await this.#queries.rows(
+      `summary:${scoped}`,
+      (p) => {
+        let query = this.db
+          .selectFrom('people as p')
+          .select(['p.pk', 'p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.company'])
+          .where('p.account_id', '=', p('accountId'))
+          .where('p.id', '=', p('id'));
+        if (scoped) {
+          query = query.where((eb) =>
+            eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', '=', p('sitePk'))),
+          );
+        }
+        return query;
+      },
+      values,
+    );
     return (
       r && {
         pk: r.pk,

@@ -81,6 +81,28 @@ describe.each(TARGETS)('paging ($name)', (target) => {
     expect(inKeysetOrder(rows, 'timestamp', 'eventId')).toBe(true);
   });
 
+  it('ends a journey on a full last page without nextCursor when its length is a multiple of the page size', async () => {
+    const total = world.events.filter((e) => e.personId === world.travellerId).length;
+    // The largest page size that divides the journey into more than one page.
+    const size = Array.from({ length: 99 }, (_, i) => 100 - i).find((n) => total % n === 0 && total > n)!;
+    const { rows, pages } = await client.walk(`/v1/people/${world.travellerId}/events`, world.accountKey, size);
+    expect(pages).toBe(total / size);
+    expect(new Set(rows.map((e) => e.eventId)).size).toBe(total);
+  });
+
+  it('walks a journey one event per page, each page counting one and carrying the next cursor', async () => {
+    const path = `/v1/people/${world.travellerId}/events`;
+    const first = await client.get(`${path}?limit=3`, world.accountKey);
+    let cursor: string | undefined;
+    for (let i = 0; i < 3; i++) {
+      const page = await client.get(`${path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, world.accountKey);
+      expect(page.body.pagination.count).toBe(1);
+      expect(page.body.data[0].eventId).toBe(first.body.data[i].eventId);
+      cursor = page.body.pagination.nextCursor;
+      expect(typeof cursor).toBe('string');
+    }
+  });
+
   it('walks companies lastSeen descending then id descending', async () => {
     const { rows } = await client.walk('/v1/companies', world.accountKey, 5);
     expect(rows).toHaveLength(12);
