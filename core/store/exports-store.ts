@@ -4,6 +4,7 @@ import type { ExportFilters } from '../exports/filters.ts';
 import type { Site } from '../scope/view.ts';
 import { attributedSite, selectionConditions, selectionOrder } from './export-selection.ts';
 import { PERSON_PROFILE, toPerson, type RawPerson } from './person-row.ts';
+import { CompiledQueries } from './compiled-queries.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
 /** An export job row. */
@@ -11,7 +12,11 @@ export type ExportJob = Selectable<ExportJobsTable>;
 
 /** Reads and writes export jobs, their selected people and their CSV chunks. */
 export class ExportsStore {
-  constructor(private readonly db: Db) {}
+  readonly #queries: CompiledQueries;
+
+  constructor(private readonly db: Db) {
+    this.#queries = new CompiledQueries(db);
+  }
 
   /**
    * Creates a job unless the account already runs `maxRunning`; the count and the insert share
@@ -86,18 +91,23 @@ export class ExportsStore {
 
   /** Selected people `from` ≤ seq < `to`, in file order, as export rows. */
   async members(jobId: string, from: number, to: number): Promise<ExportPerson[]> {
-    const rows = await this.db
-      .selectFrom('export_members as m')
-      .innerJoin('people as p', 'p.pk', 'm.person_pk')
-      .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .innerJoin('sites as s', 's.pk', 'm.site_pk')
-      .select(PERSON_PROFILE)
-      .select(['p.visit_count', 'p.first_seen', 'p.last_seen', 'm.site_pk', 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
-      .where('m.job_id', '=', jobId)
-      .where('m.seq', '>=', from)
-      .where('m.seq', '<', to)
-      .orderBy('m.seq')
-      .execute();
+    // Run thousands of times per export: compiled once.
+    const rows = await this.#queries.rows(
+      'members',
+      (p) =>
+        this.db
+          .selectFrom('export_members as m')
+          .innerJoin('people as p', 'p.pk', 'm.person_pk')
+          .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+          .innerJoin('sites as s', 's.pk', 'm.site_pk')
+          .select(PERSON_PROFILE)
+          .select(['p.visit_count', 'p.first_seen', 'p.last_seen', 'm.site_pk', 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
+          .where('m.job_id', '=', p('jobId'))
+          .where('m.seq', '>=', p('from'))
+          .where('m.seq', '<', p('to'))
+          .orderBy('m.seq'),
+      { jobId, from, to },
+    );
     return rows.map((r) => ({
       person: toPerson(r as RawPerson, { pk: r.site_pk, domain: r.domain, clientRef: r.client_ref }),
       campaign: r.campaign,

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
-import type { Person, PersonSummary } from '../resources/types.ts';
-import { PERSON_PROFILE, toPerson, type RawPerson } from './person-row.ts';
+import type { PersonSummary } from '../resources/types.ts';
+import { personJsonSql, withSite } from './person-row.ts';
 import type { Site, View } from '../scope/view.ts';
-import { CompiledQueries } from './compiled-queries.ts';
-import type { Db } from './schema.ts';
+import { CompiledQueries, type Param } from './compiled-queries.ts';
+import type { Database, Db } from './schema.ts';
 
 /** Filters of the people list, already validated. */
 export interface PeopleFilters {
@@ -12,13 +12,24 @@ export interface PeopleFilters {
   hotLeadsOnly?: boolean;
 }
 
-/** A person row plus the values its position in the list is made of. */
+/** A person as the API returns it, as JSON text, plus its position in the list. */
 export interface PersonRow {
-  person: Person;
+  json: string;
   position: CursorPosition;
 }
 
-/** Reads people in the shape of the API, within a view. */
+/** What the people queries select: the person's JSON, its sort key and the site it is attributed to. */
+interface PersonJsonRow {
+  json: string;
+  id: string;
+  last_seen: number;
+  site_pk: number;
+  /** Only in the account-wide view, where the attribution comes from a join. */
+  site_domain?: string;
+  site_client_ref?: string | null;
+}
+
+/** Reads people in the shape of the API, within a view. Queries are compiled once per shape. */
 export class PeopleStore {
   readonly #queries: CompiledQueries;
 
@@ -29,18 +40,36 @@ export class PeopleStore {
   /** One page of people, `lastSeen` descending then `id` descending, after `after` when given. */
   async page(view: View, filters: PeopleFilters, after: CursorPosition | null, take: number): Promise<PersonRow[]> {
     if (view.kind === 'empty') return [];
-    const raws = view.kind === 'site' ? await this.#sitePage(view.site, filters, after, take) : await this.#accountPage(view, filters, after, take);
-    return raws.map((raw) => this.#toRow(raw, view));
+    const values = { ...viewValues(view), take, ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
+    const hot = filters.hotLeadsOnly === true;
+    const since = filters.lastSeenAfter;
+    if (since !== undefined) Object.assign(values, { since });
+    const shape = `page:${viewShape(view)}:${hot}:${since !== undefined}:${after !== null}`;
+    const rows = await this.#queries.rows(
+      shape,
+      (p) => {
+        // One table answers activity and order: people account-wide, person_sites for one site.
+        const [lastSeen, id] = view.kind === 'site' ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
+        let query = this.#viewQuery(p, view);
+        if (hot) query = query.where(sql.ref('p.is_hot_lead'), '=', 1);
+        if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
+        if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
+        return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc').limit(p('take'));
+      },
+      values,
+    );
+    return rows.map((row) => toRow(row, view));
   }
 
-  /** One person visible in the view, or undefined. */
-  async get(view: View, id: string): Promise<Person | undefined> {
+  /** One person visible in the view, as JSON text, or undefined. */
+  async get(view: View, id: string): Promise<string | undefined> {
     if (view.kind === 'empty') return undefined;
-    const raw =
-      view.kind === 'site'
-        ? await this.#siteQuery(view.site).where('ps.person_id', '=', id).executeTakeFirst()
-        : await this.#accountQuery(view).where('p.id', '=', id).executeTakeFirst();
-    return raw && this.#toRow(raw as RawPerson, view).person;
+    const [row] = await this.#queries.rows(
+      `get:${viewShape(view)}`,
+      (p) => this.#viewQuery(p, view).where(sql.ref(view.kind === 'site' ? 'ps.person_id' : 'p.id'), '=', p('id')),
+      { ...viewValues(view), id },
+    );
+    return row && toRow(row, view).json;
   }
 
   /** The internal key and summary of a person visible in the view. */
@@ -73,20 +102,32 @@ export class PeopleStore {
     );
   }
 
-  /** The account-wide view, optionally narrowed to people seen on some sites. */
-  #accountQuery(view: Exclude<View, { kind: 'empty' | 'site' }>) {
-    let query = this.db
+  /**
+   * People in the view with their JSON, sort key and attributed site; a scoped key sees only its
+   * site's visits. The three views join different tables, so callers refine it through `sql.ref`.
+   */
+  #viewQuery(p: Param, view: Exclude<View, { kind: 'empty' }>): PeopleQuery {
+    if (view.kind === 'site') {
+      return this.db
+        .selectFrom('person_sites as ps')
+        .innerJoin('people as p', 'p.pk', 'ps.person_pk')
+        .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+        .select([personJsonSql('ps').as('json'), 'ps.person_id as id', 'ps.last_seen', 'ps.site_pk'])
+        .where('ps.site_pk', '=', p('sitePk'))
+        .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    }
+    const query = this.db
       .selectFrom('people as p')
       .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select(PERSON_PROFILE)
-      .select(['p.visit_count', 'p.first_seen', 'p.last_seen'])
-      .where('p.account_id', '=', view.accountId);
+      .select([personJsonSql('p').as('json'), 'p.id', 'p.last_seen'])
+      .where('p.account_id', '=', p('accountId'));
     if (view.kind === 'account') {
       return query
         .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-        .select(['p.last_site_pk as site_pk', 's.domain as site_domain', 's.client_ref as site_client_ref']);
+        .select(['p.last_site_pk as site_pk', 's.domain as site_domain', 's.client_ref as site_client_ref'])
+        .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
-    const sitePks = view.sites.map((s) => s.pk);
+    const sitePks = view.sites.map((_, i) => p(`site${i}`));
     // Attribute each person to the most recent of their sites that the filter selected.
     return query
       .select((eb) =>
@@ -100,45 +141,33 @@ export class PeopleStore {
           .limit(1)
           .as('site_pk'),
       )
-      .where((eb) =>
-        eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', 'in', sitePks)),
-      );
+      .where((eb) => eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', 'in', sitePks)))
+      .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
+}
 
-  async #accountPage(view: Exclude<View, { kind: 'empty' | 'site' }>, filters: PeopleFilters, after: CursorPosition | null, take: number) {
-    let query = this.#accountQuery(view);
-    if (filters.hotLeadsOnly) query = query.where('p.is_hot_lead', '=', 1);
-    if (filters.lastSeenAfter !== undefined) query = query.where('p.last_seen', '>', filters.lastSeenAfter);
-    if (after) query = query.where(sql<boolean>`(p.last_seen, p.id) < (${after.sortValue}, ${after.id})`);
-    return (await query.orderBy('p.last_seen', 'desc').orderBy('p.id', 'desc').limit(take).execute()) as RawPerson[];
-  }
+/** A people query of any view, seen only through its result row. */
+type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
 
-  /** A scoped key's view: the person's visits to that one site only. */
-  #siteQuery(site: Site) {
-    return this.db
-      .selectFrom('person_sites as ps')
-      .innerJoin('people as p', 'p.pk', 'ps.person_pk')
-      .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select(PERSON_PROFILE)
-      .select(['ps.visit_count', 'ps.first_seen', 'ps.last_seen', 'ps.site_pk'])
-      .where('ps.site_pk', '=', site.pk);
-  }
+/** What changes a view's SQL: its kind and, for several sites, how many. */
+function viewShape(view: Exclude<View, { kind: 'empty' }>): string {
+  return view.kind === 'sites' ? `sites${view.sites.length}` : view.kind;
+}
 
-  async #sitePage(site: Site, filters: PeopleFilters, after: CursorPosition | null, take: number) {
-    let query = this.#siteQuery(site);
-    if (filters.hotLeadsOnly) query = query.where('p.is_hot_lead', '=', 1);
-    if (filters.lastSeenAfter !== undefined) query = query.where('ps.last_seen', '>', filters.lastSeenAfter);
-    if (after) query = query.where(sql<boolean>`(ps.last_seen, ps.person_id) < (${after.sortValue}, ${after.id})`);
-    return (await query.orderBy('ps.last_seen', 'desc').orderBy('ps.person_id', 'desc').limit(take).execute()) as RawPerson[];
-  }
+/** The values a view binds into its query. */
+function viewValues(view: Exclude<View, { kind: 'empty' }>): Record<string, unknown> {
+  if (view.kind === 'site') return { sitePk: view.site.pk };
+  const values: Record<string, unknown> = { accountId: view.accountId };
+  if (view.kind === 'sites') view.sites.forEach((site, i) => (values[`site${i}`] = site.pk));
+  return values;
+}
 
-  #toRow(raw: RawPerson, view: View): PersonRow {
-    return { person: toPerson(raw, this.#siteOf(raw, view)), position: { sortValue: raw.last_seen, id: raw.id } };
-  }
+function toRow(row: PersonJsonRow, view: Exclude<View, { kind: 'empty' }>): PersonRow {
+  return { json: withSite(row.json, siteOf(row, view)), position: { sortValue: row.last_seen, id: row.id } };
+}
 
-  #siteOf(raw: RawPerson, view: View): Site {
-    if (view.kind === 'site') return view.site;
-    if (view.kind === 'sites') return view.sites.find((s) => s.pk === raw.site_pk)!;
-    return { pk: raw.site_pk, domain: raw.site_domain!, clientRef: raw.site_client_ref ?? null };
-  }
+function siteOf(row: PersonJsonRow, view: Exclude<View, { kind: 'empty' }>): Site {
+  if (view.kind === 'site') return view.site;
+  if (view.kind === 'sites') return view.sites.find((s) => s.pk === row.site_pk)!;
+  return { pk: row.site_pk, domain: row.site_domain!, clientRef: row.site_client_ref ?? null };
 }

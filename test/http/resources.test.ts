@@ -38,6 +38,19 @@ describe.each(TARGETS)('resource shapes ($name)', (target) => {
     expect(one.body).toEqual({ data: list[2] });
   });
 
+  it('returns text with quotes, backslashes, control characters and any script exactly as loaded', async () => {
+    const awkward = 'Zoë "Q" \\ O\'Brien\n\t\u0001 </script> 名前 🚀 =1+1';
+    await world.api.admin.loadPeople('acc_a', [
+      { id: 'per_awkward', firstName: awkward, lastName: null, title: '{"not":"json"}', company: ',;|', isHotLead: true, visits: [{ domain: 'alpha.example', visitCount: 7, firstSeen: '2026-11-20T11:00:00Z', lastSeen: '2026-11-20T23:59:59Z' }] },
+    ]);
+    const one = (await client.get('/v1/people/per_awkward', world.accountKey)).body.data;
+    expect(one).toMatchObject({ id: 'per_awkward', firstName: awkward, lastName: null, title: '{"not":"json"}', company: ',;|', isHotLead: true, visitCount: 7, lastSeen: '2026-11-20T23:59:59Z', companyData: null });
+    const listed = (await client.walk('/v1/people', world.accountKey)).rows.find((p) => p.id === 'per_awkward');
+    expect(listed).toEqual(one);
+    const scoped = (await client.get('/v1/people/per_awkward', world.scopedKeys['alpha.example']!)).body.data;
+    expect(scoped).toEqual(one);
+  });
+
   it('gives every company exactly the spec fields with their types', async () => {
     const { rows } = await client.walk('/v1/companies', world.accountKey);
     for (const c of rows) {
