@@ -65,14 +65,12 @@ async function samePage(ours: ChildServer, floor: ChildServer, path: string, acc
 }
 
 /**
- * What the profile shows when the target is missed (profiled on Node under this load, 2026-11):
- * about 30% of the server's CPU goes to WebCrypto — the SHA-256 of the key and the HMAC of the
- * cursor run as async jobs on the thread pool, which shares the server's core — about 14% to
- * three Kysely queries each compiled and prepared anew, and about 8% to turning node:http into
- * a Request and the Response back (an AbortSignal per request). Bun and Deno run the same core.
+ * What the profile shows when the target is missed (api.fetch profiled in process on Node,
+ * 2026-11-21, after hashing went synchronous and hot statements were compiled and prepared once).
+ * Bun and Deno run the same core.
  */
 const PROFILE_NOTE =
-  'profile (Node): ~30% of the server CPU in async WebCrypto (SHA-256 of the key, HMAC of the cursor), ~14% in three Kysely queries compiled and prepared anew per request, ~8% in the node:http ↔ Request/Response translation; the floor runs two cached statements, JSON.parse and JSON.stringify';
+  'profile (Node, in process): SQLite ~45% of a request (key lookup, person summary, the page), the Request/Response objects ~22%, our own JS ~12%, hashing ~3%; on Node, turning node:http into a Request and the Response back adds to that; the naive server runs two cached statements, JSON.parse and JSON.stringify, with no key, no cursor signature and no Fetch objects';
 const MISSED_NOTE: Record<Runtime, string> = {
   node: PROFILE_NOTE,
   bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native)`,
