@@ -81,7 +81,7 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
   return new Request(`http://${host}${path}`, init);
 }
 
-/** Writes a Fetch Response to a Node response, streaming its body with backpressure. */
+/** Writes a Fetch Response to a Node response: JSON in one write, anything else streamed with backpressure. */
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
@@ -89,7 +89,14 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  if (!response.body) return void res.writeHead(response.status, headers).end();
+  if (headers['content-type']?.toString().startsWith('application/json')) {
+    // JSON answers are one bounded page held in memory: written in one piece, without the
+    // per-chunk cost of bridging a web stream to a Node one. Files (CSV downloads) stream.
+    const body = new Uint8Array(await response.arrayBuffer());
+    headers['content-length'] = String(body.byteLength);
+    return void res.writeHead(response.status, headers).end(body);
+  }
   res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
   await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res);
 }
