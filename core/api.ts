@@ -88,19 +88,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const secret = options.secret ?? (await loadOrCreateSecret(db));
   const digests = options.digests ?? webDigests;
 
-  const services: Services = {
-    clock,
-    cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600, digests),
-    sites: new SitesStore(db),
-    keys: new KeysStore(db),
-    people: new PeopleStore(db),
-    companies: new CompaniesStore(db),
-    events: new EventsStore(db),
-    stats: new StatsStore(db),
-    exports: { store: new ExportsStore(db), runner: undefined as unknown as ExportRunner, links: new DownloadLinkSigner(secret, digests) },
-    defaultPageSize: options.defaultPageSize ?? 50,
-  };
-  services.exports.runner = new ExportRunner(services.exports.store, services.sites, clock, {
+  const sites = new SitesStore(db);
+  const exportsStore = new ExportsStore(db);
+  const runner = new ExportRunner(exportsStore, sites, clock, {
     batchRows: options.exports?.batchRows ?? 250,
     rowCap: options.exports?.rowCap ?? 1_000_000,
     chunkChars: options.exports?.chunkChars ?? 256 * 1024,
@@ -108,10 +98,22 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     pace: options.exports?.pace ?? yieldToEventLoop,
     onError: (error) => onError(error),
   });
+  const services: Services = {
+    clock,
+    cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600, digests),
+    sites,
+    keys: new KeysStore(db),
+    people: new PeopleStore(db),
+    companies: new CompaniesStore(db),
+    events: new EventsStore(db),
+    stats: new StatsStore(db),
+    exports: { store: exportsStore, runner, links: new DownloadLinkSigner(secret, digests) },
+    defaultPageSize: options.defaultPageSize ?? 50,
+  };
   // Jobs past retention go; jobs a previous process left running carry on.
-  await services.exports.store.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
-  await services.exports.runner.resumeInterrupted();
-  const admin = new Admin(db, clock, services.sites, services.keys, new IngestStore(db), digests);
+  await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
+  await runner.resumeInterrupted();
+  const admin = new Admin(db, clock, sites, services.keys, new IngestStore(db), digests);
   const limiter = new HourlyRateLimiter(clock);
   const match = createMatcher(ROUTES);
 
@@ -162,8 +164,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     admin,
     db,
     clock,
-    exportsIdle: () => services.exports.runner.idle(),
-    close: () => services.exports.runner.stop(),
+    exportsIdle: () => runner.idle(),
+    close: () => runner.stop(),
   };
 }
 

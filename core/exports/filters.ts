@@ -1,6 +1,7 @@
 import { badRequest } from '../http/errors.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import { pagePath } from '../scope/page-path.ts';
+import { isoSeconds } from '../time/iso.ts';
 
 export const TIMEFRAMES = ['24h', '7d', '30d', '90d', 'all'] as const;
 export const DATE_FIELDS = ['lastSeen', 'firstSeen'] as const;
@@ -68,7 +69,7 @@ export function parseExportFilters(body: unknown): ExportFilters {
 
 /** A file name safe in a Content-Disposition header and on any file system, ending in `.csv`. */
 export function sanitizeFilename(requested: string | undefined, createdAtSeconds: number): string {
-  const fallback = `service_people_${new Date(createdAtSeconds * 1000).toISOString().slice(0, 10)}.csv`;
+  const fallback = `service_people_${isoSeconds(createdAtSeconds).slice(0, 10)}.csv`;
   if (requested === undefined) return fallback;
   const base = requested
     .replace(/\.csv$/i, '')

@@ -7,7 +7,7 @@ import { json } from '../http/respond.ts';
 import { mountPrefix } from '../http/mount.ts';
 import { toHex } from '../auth/api-key.ts';
 import type { ExportJob } from '../store/exports-store.ts';
-import { isoWithOffset } from '../time/offset.ts';
+import { isoWithOffset } from '../time/iso.ts';
 
 /** Concurrent `processing` exports per account. */
 export const MAX_RUNNING_EXPORTS = 3;
@@ -46,7 +46,7 @@ export async function getExport(ctx: RequestContext): Promise<Response> {
   if (job.status === 'failed') return json({ ...base, error: job.error });
   const expires = job.completed_at! + DOWNLOAD_LINK_SECONDS;
   const signature = await ctx.services.exports.links.sign(job.id, expires);
-  const downloadUrl = `${publicBase(ctx.request)}/v1/exports/${job.id}/download?expires=${expires}&signature=${signature}`;
+  const downloadUrl = `${publicBase(ctx)}/v1/exports/${job.id}/download?expires=${expires}&signature=${signature}`;
   return json({
     ...base,
     completedAt: isoWithOffset(job.completed_at!),
@@ -100,6 +100,6 @@ function unknownJob(): ApiError {
 }
 
 /** The API's external base: the request's origin plus the path it is mounted under. */
-function publicBase(request: Request): string {
-  return new URL(request.url).origin + mountPrefix(request);
+function publicBase(ctx: RequestContext): string {
+  return ctx.url.origin + mountPrefix(ctx.request);
 }

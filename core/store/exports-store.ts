@@ -1,9 +1,10 @@
 import { sql, type Selectable } from 'kysely';
 import type { ExportPerson } from '../exports/columns.ts';
+import type { Person } from '../resources/types.ts';
 import type { ExportFilters } from '../exports/filters.ts';
 import type { Site } from '../scope/view.ts';
 import { attributedSite, selectionConditions, selectionOrder } from './export-selection.ts';
-import { PERSON_PROFILE, toPerson, type RawPerson } from './person-row.ts';
+import { personJsonSql, withSite } from './person-row.ts';
 import { CompiledQueries } from './compiled-queries.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
@@ -100,8 +101,7 @@ export class ExportsStore {
           .innerJoin('people as p', 'p.pk', 'm.person_pk')
           .leftJoin('companies as c', 'c.pk', 'p.company_pk')
           .innerJoin('sites as s', 's.pk', 'm.site_pk')
-          .select(PERSON_PROFILE)
-          .select(['p.visit_count', 'p.first_seen', 'p.last_seen', 'm.site_pk', 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
+          .select([personJsonSql('p').as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
           .where('m.job_id', '=', p('jobId'))
           .where('m.seq', '>=', p('from'))
           .where('m.seq', '<', p('to'))
@@ -109,7 +109,7 @@ export class ExportsStore {
       { jobId, from, to },
     );
     return rows.map((r) => ({
-      person: toPerson(r as RawPerson, { pk: r.site_pk, domain: r.domain, clientRef: r.client_ref }),
+      person: JSON.parse(withSite(r.json, { domain: r.domain, clientRef: r.client_ref })) as Person,
       campaign: r.campaign,
       crmStatus: r.crm_status,
     }));

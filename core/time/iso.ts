@@ -18,6 +18,11 @@ export function isoSeconds(epochSeconds: number): string {
   return `${cachedPrefix}${hh < 10 ? '0' : ''}${hh}:${mm < 10 ? '0' : ''}${mm}:${ss < 10 ? '0' : ''}${ss}Z`;
 }
 
+/** Renders epoch seconds as ISO 8601 with an explicit numeric offset, as export jobs carry: `2026-11-21T08:18:00+00:00`. */
+export function isoWithOffset(epochSeconds: number): string {
+  return `${isoSeconds(epochSeconds).slice(0, 19)}+00:00`;
+}
+
 /** Whole epoch seconds from milliseconds. */
 export function toEpochSeconds(ms: number): number {
   return Math.floor(ms / 1000);
