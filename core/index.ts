@@ -4,6 +4,7 @@ export { Admin, type IssuedKey, type IssueKeyOptions, type SiteInfo } from './ad
 export { AdminError, type CompanyInput, type EventInput, type PersonInput, type VisitInput, type TimeInput } from './admin/inputs.ts';
 export { ManualClock, systemClock, type Clock } from './time/clock.ts';
 export { KEY_PREFIX } from './auth/api-key.ts';
+export { atMountPoint, MOUNT_HEADER } from './http/mount.ts';
 export { webDigests, type Digests, type HmacSigner } from './crypto/digests.ts';
 export type { KeyInfo } from './store/keys-store.ts';
 export type { Database, Db } from './store/schema.ts';

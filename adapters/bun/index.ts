@@ -1,7 +1,7 @@
 /** Bun entry point: the core over `bun:sqlite`, served with `Bun.serve`. */
 import { Database } from 'bun:sqlite';
 import type { Kysely } from 'kysely';
-import type { Api, Database as Schema } from '../../core/index.ts';
+import { atMountPoint, type Api, type Database as Schema } from '../../core/index.ts';
 import { ensureParentDir } from '../shared/ensure-dir.ts';
 import { FILE_PRAGMAS, kyselyOver } from '../shared/sqlite-shim.ts';
 import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
@@ -25,7 +25,7 @@ export function createApi(options: RuntimeApiOptions): Promise<Api> {
 /** Serves the API with Bun.serve on a port (0 takes a free one). */
 export async function serve(api: Pick<Api, 'fetch'>, options: ServeOptions = {}): Promise<RunningServer> {
   const hostname = options.hostname ?? '127.0.0.1';
-  const server = Bun.serve({ port: options.port ?? 0, hostname, fetch: (request) => api.fetch(request) });
+  const server = Bun.serve({ port: options.port ?? 0, hostname, fetch: (request) => api.fetch(atMountPoint(request)) });
   return {
     port: server.port,
     url: baseUrl(hostname, server.port),

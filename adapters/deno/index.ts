@@ -1,7 +1,7 @@
 /** Deno entry point: the core over `node:sqlite`, served with `Deno.serve`. */
 import { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
-import type { Api, Database as Schema } from '../../core/index.ts';
+import { atMountPoint, type Api, type Database as Schema } from '../../core/index.ts';
 import { ensureParentDir } from '../shared/ensure-dir.ts';
 import { FILE_PRAGMAS, kyselyOver } from '../shared/sqlite-shim.ts';
 import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
@@ -28,7 +28,7 @@ export async function serve(api: Pick<Api, 'fetch'>, options: ServeOptions = {})
   let port = 0;
   let listening!: () => void;
   const ready = new Promise<void>((resolve) => (listening = resolve));
-  const server = Deno.serve({ port: options.port ?? 0, hostname, onListen: (addr) => ((port = addr.port), listening()) }, (request) => api.fetch(request));
+  const server = Deno.serve({ port: options.port ?? 0, hostname, onListen: (addr) => ((port = addr.port), listening()) }, (request) => api.fetch(atMountPoint(request)));
   await ready;
   return { port, url: baseUrl(hostname, port), close: () => server.shutdown() };
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { MOUNT_HEADER } from '../../core/index.ts';
 
 /** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
 export interface FetchHandler {
@@ -62,8 +63,8 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
     if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   }
   // Only the adapter says where the API is mounted; a client's own header is dropped.
-  if (mountedAt !== '') headers.set('x-forwarded-prefix', mountedAt);
-  else headers.delete('x-forwarded-prefix');
+  if (mountedAt !== '') headers.set(MOUNT_HEADER, mountedAt);
+  else headers.delete(MOUNT_HEADER);
   const controller = new AbortController();
   res.on('close', () => controller.abort());
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
