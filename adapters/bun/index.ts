@@ -2,8 +2,7 @@
 import { Database } from 'bun:sqlite';
 import type { Kysely } from 'kysely';
 import { atMountPoint, type Api, type Database as Schema } from '../../core/index.ts';
-import { ensureParentDir } from '../shared/ensure-dir.ts';
-import { FILE_PRAGMAS, kyselyOver } from '../shared/sqlite-shim.ts';
+import { openSqlite } from '../shared/sqlite-shim.ts';
 import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
 
 export * from '../../core/index.ts';
@@ -11,10 +10,10 @@ export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/w
 
 /** Opens (creating if needed) a SQLite file with `bun:sqlite` in WAL mode, as a Kysely instance. */
 export function openDatabase(path: string): Kysely<Schema> {
-  ensureParentDir(path);
-  const db = new Database(path, { create: true });
-  if (path !== ':memory:') for (const pragma of FILE_PRAGMAS) db.exec(pragma);
-  return kyselyOver({ prepare: (sql) => db.prepare(sql), close: () => db.close(), returnsRows: (s) => s.columnNames.length > 0 });
+  return openSqlite(path, (file) => {
+    const db = new Database(file, { create: true });
+    return { prepare: (sql) => db.prepare(sql), exec: (sql) => db.exec(sql), close: () => db.close(), returnsRows: (s) => s.columnNames.length > 0 };
+  });
 }
 
 /** Creates the API; a path opens (or creates) that SQLite file. */

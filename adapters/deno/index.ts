@@ -2,8 +2,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
 import { atMountPoint, type Api, type Database as Schema } from '../../core/index.ts';
-import { ensureParentDir } from '../shared/ensure-dir.ts';
-import { FILE_PRAGMAS, kyselyOver } from '../shared/sqlite-shim.ts';
+import { openSqlite } from '../shared/sqlite-shim.ts';
 import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
 
 export * from '../../core/index.ts';
@@ -11,10 +10,10 @@ export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/w
 
 /** Opens (creating if needed) a SQLite file with `node:sqlite` in WAL mode, as a Kysely instance. */
 export function openDatabase(path: string): Kysely<Schema> {
-  ensureParentDir(path);
-  const db = new DatabaseSync(path);
-  if (path !== ':memory:') for (const pragma of FILE_PRAGMAS) db.exec(pragma);
-  return kyselyOver({ prepare: (sql) => db.prepare(sql), close: () => db.close(), returnsRows: (s) => s.columns().length > 0 });
+  return openSqlite(path, (file) => {
+    const db = new DatabaseSync(file);
+    return { prepare: (sql) => db.prepare(sql), exec: (sql) => db.exec(sql), close: () => db.close(), returnsRows: (s) => s.columns().length > 0 };
+  });
 }
 
 /** Creates the API; a path opens (or creates) that SQLite file. */

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from '../../core/index.ts';
 
@@ -75,5 +77,21 @@ function* iterateOnce(statement: NativeStatement, params: unknown[]): IterableIt
   }
 }
 
-/** The pragmas every file database gets: WAL (readers never block the writer), safe syncing, a busy wait. */
-export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+/**
+ * The pragmas every file database gets: WAL (readers never block the writer), safe syncing, a
+ * busy wait. WAL with NORMAL sync cannot corrupt the file on a crash; it may only lose the last commits.
+ */
+const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+
+/**
+ * Opens (creating if needed) a SQLite file, or `:memory:`, with a runtime's driver: the folder is
+ * made (node:fs works on Node, Bun and Deno alike), a file gets the pragmas above, and Kysely
+ * drives the connection through {@link kyselyOver}.
+ */
+export function openSqlite<S extends NativeStatement>(path: string, connect: (path: string) => NativeDatabase<S> & { exec(sql: string): void }): Kysely<Database> {
+  const file = path !== ':memory:';
+  if (file) mkdirSync(dirname(path), { recursive: true });
+  const native = connect(path);
+  if (file) for (const pragma of FILE_PRAGMAS) native.exec(pragma);
+  return kyselyOver(native);
+}
