@@ -21,7 +21,13 @@ export function deriveDemoKey(seed: number, label: string): string {
  */
 export async function ensureDemoKeys(api: Api, seed: number): Promise<DemoKeys> {
   const { admin } = api;
-  const accountKey = await ensureKey(api, deriveDemoKey(seed, 'account'), () => admin.issueAccountKey(DEMO_ACCOUNT_ID, { label: 'demo account key', value: deriveDemoKey(seed, 'account') }), () => admin.issueAccountKey(DEMO_ACCOUNT_ID, { label: 'demo account key' }));
+  const derivedAccountKey = deriveDemoKey(seed, 'account');
+  const accountKey = await ensureKey(
+    api,
+    derivedAccountKey,
+    () => admin.issueAccountKey(DEMO_ACCOUNT_ID, { label: 'demo account key', value: derivedAccountKey }),
+    () => admin.issueAccountKey(DEMO_ACCOUNT_ID, { label: 'demo account key' }),
+  );
   const scopedKeys: DemoKeys['scopedKeys'] = [];
   for (const site of await admin.listSites(DEMO_ACCOUNT_ID)) {
     const derived = deriveDemoKey(seed, `site ${site.domain}`);

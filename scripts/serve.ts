@@ -6,6 +6,7 @@
 import { existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Api } from '../core/index.ts';
+import { parseIsoInstant } from '../core/time/iso.ts';
 import { loadRuntime } from './runtime.ts';
 import { seedDemo } from './demo/seed.ts';
 import { terminalProgress } from './demo/progress.ts';
@@ -138,8 +139,8 @@ function wholeNumber(flag: string, text: string, min: number, max: number): numb
 }
 
 function instant(flag: string, text: string): number {
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) fail(`${flag} must be an ISO 8601 time such as 2026-11-20T12:00:00Z, not ${JSON.stringify(text)}`);
+  const ms = parseIsoInstant(text);
+  if (ms === null) fail(`${flag} must be an ISO 8601 time such as 2026-11-20T12:00:00Z, not ${JSON.stringify(text)}`);
   return ms;
 }
 
