@@ -3,6 +3,7 @@ import type { ExportFilters } from '../exports/filters.ts';
 import type { Site } from '../scope/view.ts';
 import { domainMatches } from '../scope/domain.ts';
 import type { Database } from './schema.ts';
+import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 
 type PeopleEb = ExpressionBuilder<Database & { p: Database['people'] }, 'p'>;
 
@@ -54,7 +55,7 @@ export function selectionConditions(eb: PeopleEb, filters: ExportFilters, ctx: S
   const domainSites = sitesForDomains(filters, ctx.sites);
   if (domainSites) {
     const pks = domainSites.map((s) => s.pk);
-    conditions.push(pks.length === 0 ? sql<boolean>`0` : eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', 'in', pks)));
+    conditions.push(pks.length === 0 ? sql<boolean>`0` : visitedAnyOf(pks));
   }
   if (filters.pages) {
     conditions.push(eb.exists(eb.selectFrom('person_pages as pp').select('pp.path').whereRef('pp.person_pk', '=', 'p.pk').where('pp.path', 'in', filters.pages)));
@@ -100,6 +101,5 @@ export function selectionOrder(filters: ExportFilters): RawBuilder<unknown> {
 export function attributedSite(filters: ExportFilters, sites: Site[]): RawBuilder<number> {
   const domainSites = sitesForDomains(filters, sites);
   if (!domainSites || domainSites.length === 0) return sql<number>`p.last_site_pk`;
-  const pks = sql.join(domainSites.map((s) => sql`${s.pk}`));
-  return sql<number>`(select ps.site_pk from person_sites ps where ps.person_pk = p.pk and ps.site_pk in (${pks}) order by ps.last_seen desc, ps.site_pk desc limit 1)`;
+  return latestVisitedOf(domainSites.map((s) => s.pk));
 }

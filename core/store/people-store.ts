@@ -4,6 +4,7 @@ import type { PersonSummary } from '../resources/types.ts';
 import { personJsonSql, withSite } from './person-row.ts';
 import type { Site, View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
+import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
 
 /** Filters of the people list, already validated. */
@@ -85,11 +86,7 @@ export class PeopleStore {
           .select(['p.pk', 'p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.company'])
           .where('p.account_id', '=', p('accountId'))
           .where('p.id', '=', p('id'));
-        if (scoped) {
-          query = query.where((eb) =>
-            eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', '=', p('sitePk'))),
-          );
-        }
+        if (scoped) query = query.where(visitedAnyOf([p('sitePk')]));
         return query;
       },
       values,
@@ -128,20 +125,9 @@ export class PeopleStore {
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
     const sitePks = view.sites.map((_, i) => p(`site${i}`));
-    // Attribute each person to the most recent of their sites that the filter selected.
     return query
-      .select((eb) =>
-        eb
-          .selectFrom('person_sites as ps')
-          .select('ps.site_pk')
-          .whereRef('ps.person_pk', '=', 'p.pk')
-          .where('ps.site_pk', 'in', sitePks)
-          .orderBy('ps.last_seen', 'desc')
-          .orderBy('ps.site_pk', 'desc')
-          .limit(1)
-          .as('site_pk'),
-      )
-      .where((eb) => eb.exists(eb.selectFrom('person_sites as ps').select('ps.site_pk').whereRef('ps.person_pk', '=', 'p.pk').where('ps.site_pk', 'in', sitePks)))
+      .select(latestVisitedOf(sitePks).as('site_pk'))
+      .where(visitedAnyOf(sitePks))
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 }
