@@ -26,15 +26,14 @@ export class Discovery {
     private readonly profile: Profile,
   ) {}
 
-  /** Walks a list endpoint with `limit=100` (or the given query), following nextCursor up to the page limit. */
-  walk(path: string, key: string, limit = 100): Promise<Walk> {
-    return this.#once(`walk ${key} ${path} ${limit}`, async () => {
+  /** Walks a list endpoint with `limit=100`, following nextCursor up to the page limit. */
+  walk(path: string, key: string): Promise<Walk> {
+    return this.once(`walk ${key} ${path}`, async () => {
       const rows: unknown[] = [];
       const pages: Reply[] = [];
       let cursor: string | undefined;
       do {
-        const sep = path.includes('?') ? '&' : '?';
-        const reply = await this.http.request('GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key });
+        const reply = cursor ? await this.http.request('GET', `${pageOf(path)}&cursor=${encodeURIComponent(cursor)}`, { key }) : await this.firstPage(path, key);
         if (reply.status !== 200 || !Array.isArray(reply.body?.data)) {
           throw new CheckFailed(`GET ${path} page ${pages.length + 1} answered ${reply.status}: ${reply.text.slice(0, 200)}`);
         }
@@ -46,7 +45,23 @@ export class Discovery {
     }) as Promise<Walk>;
   }
 
-  #once<T>(key: string, make: () => Promise<T>): Promise<T> {
+  /**
+   * The first page of a list with `limit=100`, fetched once: a walk starts from it, and a check
+   * that reads only first pages (a sample of journeys) gets the same reply instead of asking again.
+   * A page that is not a list is not remembered, so the next reader asks again.
+   */
+  firstPage(path: string, key: string): Promise<Reply> {
+    return this.once(`first page ${key} ${path}`, async () => {
+      const reply = await this.http.request('GET', pageOf(path), { key });
+      if (reply.status !== 200 || !Array.isArray(reply.body?.data)) {
+        throw new CheckFailed(`GET ${path} page 1 answered ${reply.status}: ${reply.text.slice(0, 200)}`);
+      }
+      return reply;
+    });
+  }
+
+  /** Runs `make` once per harness run and key, for anything checks share; a failure is not remembered. */
+  once<T>(key: string, make: () => Promise<T>): Promise<T> {
     let value = this.#memo.get(key) as Promise<T> | undefined;
     if (!value) {
       value = make();
@@ -56,6 +71,11 @@ export class Discovery {
     }
     return value;
   }
+}
+
+/** A list path asking for pages of 100. */
+function pageOf(path: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}limit=100`;
 }
 
 /** What a check works with: the client, the keys, the profile, discovery and assertions. */
@@ -81,17 +101,21 @@ export class CheckContext {
     return this.http.request(method, path, options);
   }
 
-  /** POSTs a JSON body (or none) to start an export. */
-  startExport(body?: unknown, key: string = this.accountKey): Promise<Reply> {
-    return body === undefined
+  /**
+   * POSTs to start an export: `body` as JSON, or `raw` as the body text (for bodies that are not
+   * valid JSON, or empty), or no body at all when neither is given.
+   */
+  startExport(body?: unknown, { key = this.accountKey, raw }: { key?: string; raw?: string } = {}): Promise<Reply> {
+    const text = raw ?? (body === undefined ? undefined : JSON.stringify(body));
+    return text === undefined
       ? this.http.request('POST', '/v1/exports', { key })
-      : this.http.request('POST', '/v1/exports', { key, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      : this.http.request('POST', '/v1/exports', { key, body: text, headers: { 'content-type': 'application/json' } });
   }
 
   /** The first domain-scoped key, or a skip when none was given. */
-  scoped(index = 0): { domain: string; key: string } {
-    const scoped = this.config.scopedKeys[index];
-    if (!scoped) this.skip(index === 0 ? 'no domain-scoped key was given (--scoped-key domain=key)' : `needs ${index + 1} domain-scoped keys`);
+  scoped(): { domain: string; key: string } {
+    const scoped = this.config.scopedKeys[0];
+    if (!scoped) this.skip('no domain-scoped key was given (--scoped-key domain=key)');
     return scoped;
   }
 
@@ -118,11 +142,17 @@ export class CheckContext {
   /** Fails unless the reply is the error envelope with this status and code. */
   error(reply: Reply, status: number, code: string, what: string): void {
     this.status(reply, status, what);
+    this.envelope(reply, what);
+    this.assert(reply.body.error.code === code, `${what}: expected code ${code}, got ${JSON.stringify(reply.body.error.code)}`);
+  }
+
+  /** Fails unless the body is `{error: {code, message, status}}`: code and message non-empty strings, status repeating the HTTP status. */
+  envelope(reply: Reply, what: string): void {
     const error = reply.body?.error;
-    this.assert(error && typeof error === 'object', `${what}: no error envelope in ${reply.text.slice(0, 200)}`);
-    this.assert(error.code === code, `${what}: expected code ${code}, got ${JSON.stringify(error.code)}`);
-    this.assert(typeof error.message === 'string' && error.message.length > 0, `${what}: error.message is missing`);
-    this.assert(error.status === status, `${what}: error.status is ${JSON.stringify(error.status)}, not ${status}`);
+    this.assert(error && typeof error === 'object', `${what}: answered ${reply.status} without the error envelope: ${reply.text.slice(0, 200)}`);
+    this.assert(typeof error.code === 'string' && error.code.length > 0, `${what}: error.code is ${JSON.stringify(error.code)}`);
+    this.assert(typeof error.message === 'string' && error.message.length > 0, `${what}: error.message is ${JSON.stringify(error.message)?.slice(0, 120)}`);
+    this.assert(error.status === reply.status, `${what}: error.status is ${JSON.stringify(error.status)} but the HTTP status is ${reply.status}`);
   }
 
   /** The pagination cursor of a reply, or a skip when the list has a single page. */

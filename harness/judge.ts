@@ -18,7 +18,7 @@ export function judge(baseUrl: string, ran: Ran[], requests: number): Report {
         return { ...base, verdict: 'failed' as Verdict, detail: `the check could not complete: ${outcome.message}` };
       case 'skipped':
       case 'not-selected':
-        return { ...base, verdict: 'skipped' as Verdict, detail: outcome.kind === 'skipped' ? outcome.reason : outcome.reason };
+        return { ...base, verdict: 'skipped' as Verdict, detail: outcome.reason };
     }
   });
   const totals: Record<Verdict, number> = { passed: 0, failed: 0, skipped: 0 };

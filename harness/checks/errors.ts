@@ -1,7 +1,7 @@
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
 import type { Check } from '../types.ts';
-import { accountPeople, eventsPath, once, show } from './list-support.ts';
+import { accountPeople, eventsPath, show } from './list-support.ts';
 
 const SECTION = 'Errors';
 const UNKNOWN_KEY = `vi_live_${'f'.repeat(40)}`;
@@ -23,18 +23,9 @@ function strings(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** Fails unless the reply's body is the error envelope whose status repeats the HTTP status. */
-function assertEnvelope(t: CheckContext, reply: Reply, what: string): void {
-  const error = reply.body?.error;
-  t.assert(error && typeof error === 'object', `${what}: answered ${reply.status} without the error envelope: ${reply.text.slice(0, 200)}`);
-  t.assert(typeof error.code === 'string' && error.code.length > 0, `${what}: error.code is ${show(error.code)}`);
-  t.assert(typeof error.message === 'string' && error.message.length > 0, `${what}: error.message is ${show(error.message)}`);
-  t.assert(error.status === reply.status, `${what}: error.status is ${show(error.status)} but the HTTP status is ${reply.status}`);
-}
-
 /** A varied set of requests: successes, each kind of client error, health. Sent once per run. */
 function variedReplies(t: CheckContext): Promise<{ what: string; reply: Reply }[]> {
-  return once(t, 'errors.varied', async () => {
+  return t.discover.once('errors.varied', async () => {
     const out: { what: string; reply: Reply }[] = [];
     const add = async (what: string, p: Promise<Reply>) => out.push({ what, reply: await p });
     await add('GET /v1/health without a key', t.get('/v1/health', { key: null }));
@@ -54,7 +45,7 @@ function variedReplies(t: CheckContext): Promise<{ what: string; reply: Reply }[
 
 /** Inputs that an implementation may trip over; every one must get a 4xx (or a 200), never a 5xx. */
 function nastyReplies(t: CheckContext): Promise<{ what: string; reply: Reply }[]> {
-  return once(t, 'errors.nasty', async () => {
+  return t.discover.once('errors.nasty', async () => {
     const people = await accountPeople(t);
     const someone: string = people.rows[0]?.id ?? 'harness-no-such-person';
     const ls = encodeURIComponent(t.profile.lastSeenAfterParam);
@@ -91,7 +82,7 @@ function nastyReplies(t: CheckContext): Promise<{ what: string; reply: Reply }[]
     for (const path of paths) out.push({ what: `GET ${path.length > 90 ? `${path.slice(0, 90)}…` : path}`, reply: await t.get(path) });
     out.push({
       what: 'POST /v1/exports with a body that is not JSON',
-      reply: await t.send('POST', '/v1/exports', { body: '{"timeframe":', headers: { 'content-type': 'application/json' } }),
+      reply: await t.startExport(undefined, { raw: '{"timeframe":' }),
     });
     return out;
   });
@@ -132,7 +123,7 @@ export const errorsChecks: Check[] = [
       const statuses = new Set<number>();
       for (const { what, reply } of replies) {
         if (reply.status < 400) continue;
-        assertEnvelope(t, reply, what);
+        t.envelope(reply, what);
         statuses.add(reply.status);
         errors++;
       }
@@ -159,7 +150,7 @@ export const errorsChecks: Check[] = [
         const what = `${method} ${path}`;
         const reply = await t.send(method, path, method === 'GET' || method === 'DELETE' ? {} : { body: '{}', headers: { 'content-type': 'application/json' } });
         t.assert(reply.status >= 400 && reply.status < 500, `${what}: expected a 4xx, got ${reply.status} ${reply.text.slice(0, 200)}`);
-        assertEnvelope(t, reply, what);
+        t.envelope(reply, what);
       }
     },
   },
@@ -170,7 +161,7 @@ export const errorsChecks: Check[] = [
     async run(t: CheckContext) {
       for (const { what, reply } of await nastyReplies(t)) {
         t.assert(reply.status < 500, `${what}: answered ${reply.status} ${reply.text.slice(0, 200)}`);
-        if (reply.status >= 400) assertEnvelope(t, reply, what);
+        if (reply.status >= 400) t.envelope(reply, what);
       }
     },
   },

@@ -1,6 +1,8 @@
 import type { CheckContext } from '../context.ts';
 import type { Check } from '../types.ts';
 import { START, POLL, state, parseOffsetTime, jobPath, settle, exportOf, fullExport, HOT_ONLY, rowCountOf, processingProblems } from './export-support.ts';
+import { accountPeople } from './list-support.ts';
+import { unknownIdLike } from './resource-fields.ts';
 
 /** Export requests: what the filters select, which bodies are refused, and jobs that do not exist. */
 export const exportRequestChecks: Check[] = [
@@ -14,7 +16,7 @@ export const exportRequestChecks: Check[] = [
       const hotJob = await exportOf(t, HOT_ONLY);
       const hot = rowCountOf(t, hotJob, 'the {isHotLead:true} export');
       t.assert(hot <= all, `the {isHotLead:true} export holds ${hot} rows, the unfiltered one ${all}`);
-      const { rows } = await t.discover.walk('/v1/people', t.accountKey);
+      const { rows } = await accountPeople(t);
       const someCold = rows.some((p) => p?.isHotLead === false);
       const someHot = rows.some((p) => p?.isHotLead === true);
       if (!someCold && !someHot) t.skip('the people list shows no isHotLead values to compare with');
@@ -28,7 +30,7 @@ export const exportRequestChecks: Check[] = [
     title: 'An array filter sent as a comma-separated string is accepted and selects what the JSON array selects',
     flags: ['exports'],
     async run(t: CheckContext) {
-      const { rows } = await t.discover.walk('/v1/people', t.accountKey);
+      const { rows } = await accountPeople(t);
       const valuesOf = (field: string) => [...new Set(rows.map((p) => p?.[field]).filter((v): v is string => typeof v === 'string' && v !== '' && !v.includes(',')))];
       const choice = (
         [
@@ -97,7 +99,7 @@ export const exportRequestChecks: Check[] = [
     flags: ['exports'],
     async run(t: CheckContext) {
       for (const raw of ['{"isHotLead": tru', '[]', '"all"']) {
-        const reply = await t.send('POST', '/v1/exports', { body: raw, headers: { 'content-type': 'application/json' } });
+        const reply = await t.startExport(undefined, { raw });
         await settle(t, reply);
         t.error(reply, 400, 'bad_request', `POST /v1/exports with body ${raw}`);
       }
@@ -111,14 +113,11 @@ export const exportRequestChecks: Check[] = [
     async run(t: CheckContext) {
       const { jobId } = await fullExport(t);
       // Shaped like a real id, so a format check alone cannot answer it.
-      const last = jobId.slice(-1);
-      const unknown = jobId.slice(0, -1) + (last === '0' ? '1' : /[0-9]/.test(last) ? '0' : last === 'a' ? 'b' : 'a');
+      const unknown = unknownIdLike(jobId, new Set([jobId]));
       const reply = await t.get(jobPath(unknown));
       if (reply.status === 429 && reply.body?.error?.code === 'rate_limit_exceeded') t.skip(`GET ${jobPath(unknown)} was rate limited`);
       t.assert(reply.status >= 400 && reply.status < 500 && reply.status !== 401, `GET ${jobPath(unknown)}: expected a 4xx error, got ${reply.status} ${reply.text.slice(0, 200)}`);
-      const error = reply.body?.error;
-      t.assert(error && typeof error.code === 'string' && typeof error.message === 'string', `GET ${jobPath(unknown)}: no error envelope in ${reply.text.slice(0, 200)}`);
-      t.assert(error.status === reply.status, `GET ${jobPath(unknown)}: error.status is ${JSON.stringify(error.status)}, the response ${reply.status}`);
+      t.envelope(reply, `GET ${jobPath(unknown)}`);
     },
   },
   {

@@ -1,7 +1,6 @@
 /** What the export checks share: section names, job polling, download links and their tampering. */
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
-import { CsvError, parseCsv } from './csv.ts';
 
 export const START = 'POST /v1/exports';
 export const POLL = 'GET /v1/exports/{jobId}';
@@ -10,7 +9,7 @@ export const LIMITS = 'Limits';
 export const FIELDS = 'Resources and their fields';
 
 /** Export job timestamps: ISO 8601 with an explicit numeric offset instead of `Z`. */
-export const WITH_OFFSET = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?([+-])(\d\d):(\d\d)$/;
+const WITH_OFFSET = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(\.\d+)?([+-])(\d\d):(\d\d)$/;
 
 /** The link lifetime the spec states, from completedAt. */
 export const LINK_SECONDS = 900;
@@ -39,7 +38,7 @@ export interface State {
   jobs: Map<string, Promise<Job>>;
   processing: { jobId: string; reply: Reply }[];
 }
-export const states = new WeakMap<CheckContext, State>();
+const states = new WeakMap<CheckContext, State>();
 
 export function state(t: CheckContext): State {
   let s = states.get(t);
@@ -135,10 +134,7 @@ export function exportOf(t: CheckContext, body: unknown, raw?: string): Promise<
     // A job that failed is remembered too: starting it again would only spend slots and budget.
     job = (async (): Promise<Job> => {
       const peopleBefore = await totalPeople(t);
-      const start =
-        raw !== undefined
-          ? await t.send('POST', '/v1/exports', { body: raw, headers: { 'content-type': 'application/json' } })
-          : await t.startExport(body);
+      const start = await t.startExport(body, { raw });
       const what = `POST /v1/exports with ${raw !== undefined ? `body ${JSON.stringify(raw)}` : body === undefined ? 'no body' : JSON.stringify(body)}`;
       if (start.status === 429) t.skip(`${what} answered 429 ${start.body?.error?.code ?? ''}: no export could be started`);
       t.status(start, 202, what);

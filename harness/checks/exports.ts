@@ -2,7 +2,7 @@ import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
 import type { Check } from '../types.ts';
 import { CsvError, parseCsv } from './csv.ts';
-import { START, POLL, STATES, LIMITS, FIELDS, LINK_SECONDS, states, sleep, serverTime, parseOffsetTime, jobPath, resolveLink, download, waitForJob, settle, totalPeople, exportOf, fullExport, HOT_ONLY, rowCountOf, tamperings, refused } from './export-support.ts';
+import { START, POLL, STATES, LIMITS, FIELDS, LINK_SECONDS, sleep, serverTime, parseOffsetTime, jobPath, resolveLink, download, waitForJob, settle, exportOf, fullExport, HOT_ONLY, rowCountOf, tamperings, refused } from './export-support.ts';
 
 /** Export jobs: starting, polling, completing, and the CSV behind the download link. */
 export const exportChecks: Check[] = [

@@ -1,17 +1,10 @@
 import type { CheckContext, Walk } from '../context.ts';
 import type { Check } from '../types.ts';
-import { accountCompanies, accountPeople, assertPage, domainWithin, eventsPath, instant, longestJourney, show, withQuery } from './list-support.ts';
+import { accountCompanies, accountPeople, assertPage, domainsOf, domainWithin, eventsPath, instant, longestJourney, show, withQuery } from './list-support.ts';
 
 const PEOPLE = 'GET /v1/people';
 const EVENTS = 'GET /v1/people/{id}/events';
 const COMPANIES = 'GET /v1/companies';
-
-/** The distinct domains the people walk shows, with how many people carry each. */
-function domainsOf(walk: Walk): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const p of walk.rows) if (typeof p?.domain === 'string' && p.domain.length > 0) counts.set(p.domain.toLowerCase(), (counts.get(p.domain.toLowerCase()) ?? 0) + 1);
-  return counts;
-}
 
 /** Walks a filtered list with limit 100 (remembered), checking each page's shape. */
 async function filtered(t: CheckContext, path: string, key: string = t.accountKey): Promise<Walk> {

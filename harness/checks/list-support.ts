@@ -7,21 +7,6 @@ export const SECTION = 'Pagination and ordering';
 // Helpers shared by the paging, filter and scope checks (all through the API, nothing else).
 // ---------------------------------------------------------------------------------------------
 
-export const memo = new WeakMap<CheckContext, Map<string, Promise<unknown>>>();
-
-/** Runs `make` once per harness run (per context) and key; a failure is not remembered. */
-export function once<T>(t: CheckContext, key: string, make: () => Promise<T>): Promise<T> {
-  let map = memo.get(t);
-  if (!map) memo.set(t, (map = new Map()));
-  let value = map.get(key) as Promise<T> | undefined;
-  if (!value) {
-    value = make();
-    map.set(key, value);
-    value.catch(() => map.delete(key));
-  }
-  return value;
-}
-
 /** Appends query parameters to a path that may already carry some. */
 export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
   const parts = Object.entries(query)
@@ -34,6 +19,13 @@ export function withQuery(path: string, query: Record<string, string | number | 
 /** The path of a person's events. */
 export function eventsPath(personId: string): string {
   return `/v1/people/${encodeURIComponent(personId)}/events`;
+}
+
+/** The distinct domains (lower-cased) a walk of people shows, with how many people carry each. */
+export function domainsOf(walk: Walk): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const p of walk.rows) if (typeof p?.domain === 'string' && p.domain.length > 0) counts.set(p.domain.toLowerCase(), (counts.get(p.domain.toLowerCase()) ?? 0) + 1);
+  return counts;
 }
 
 /** Whether `domain` is `filter` itself or one of its subdomains. */
@@ -87,7 +79,7 @@ export function accountCompanies(t: CheckContext): Promise<Walk> {
 
 /** The person with the highest visitCount among the first page of people, and their journey walked with limit 100. */
 export function longestJourney(t: CheckContext): Promise<{ person: any; walk: Walk }> {
-  return once(t, 'longest-journey', async () => {
+  return t.discover.once('longest-journey', async () => {
     const people = await accountPeople(t);
     const first = people.rows.slice(0, 100).filter((p) => p && typeof p.id === 'string');
     if (first.length === 0) t.skip('the account has no people');
@@ -135,7 +127,7 @@ export function assertSameRows(t: CheckContext, small: Walk, smallLimit: number,
     const b = big.rows[i]?.[field];
     t.assert(a === b, `${what}: row ${i} is ${show(a)} when paging by ${smallLimit} but ${show(b)} when paging by 100 (a duplicate, a gap or an unstable order)`);
   }
-  if (small.complete) t.assert(small.rows.length <= big.rows.length && (big.complete ? small.rows.length === big.rows.length : true), `${what}: paging by ${smallLimit} ends after ${small.rows.length} rows, paging by 100 found ${big.rows.length}${big.complete ? '' : '+'}`);
+  if (small.complete) t.assert(big.complete ? small.rows.length === big.rows.length : small.rows.length <= big.rows.length, `${what}: paging by ${smallLimit} ends after ${small.rows.length} rows, paging by 100 found ${big.rows.length}${big.complete ? '' : '+'}`);
   if (big.complete) t.assert(small.rows.length <= big.rows.length, `${what}: paging by ${smallLimit} found ${small.rows.length} rows, more than the ${big.rows.length} of paging by 100`);
 }
 

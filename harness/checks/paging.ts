@@ -1,6 +1,9 @@
 import type { CheckContext, Walk } from '../context.ts';
 import type { Check } from '../types.ts';
-import { SECTION, withQuery, eventsPath, domainWithin, show, instant, assertPage, accountPeople, accountCompanies, longestJourney, walkPages, assertSameRows, assertDescending, cursorOf, flipMiddle, SMALL, SMALL_PAGES } from './list-support.ts';
+import { SECTION, withQuery, eventsPath, domainsOf, domainWithin, show, instant, assertPage, accountPeople, accountCompanies, longestJourney, walkPages, assertSameRows, assertDescending, cursorOf, flipMiddle, SMALL, SMALL_PAGES } from './list-support.ts';
+
+/** The account's people or companies, walked once with limit 100. */
+const accountList = (t: CheckContext, list: 'people' | 'companies') => (list === 'people' ? accountPeople(t) : accountCompanies(t));
 
 export const pagingChecks: Check[] = [
   {
@@ -79,28 +82,19 @@ export const pagingChecks: Check[] = [
       }
     },
   },
-  {
-    id: 'paging.people-walk-consistent',
-    section: SECTION,
-    title: `Paging people by ${SMALL} gives the same rows in the same order as paging by 100: no duplicates, no gaps`,
-    async run(t: CheckContext) {
-      const big = await accountPeople(t);
-      if (big.rows.length <= SMALL) t.skip(`the account has ${big.rows.length} people, not more than one page of ${SMALL}`);
-      const small = await walkPages(t, '/v1/people', SMALL, SMALL_PAGES);
-      assertSameRows(t, small, SMALL, big, 'id', 'GET /v1/people');
-    },
-  },
-  {
-    id: 'paging.companies-walk-consistent',
-    section: SECTION,
-    title: `Paging companies by ${SMALL} gives the same rows in the same order as paging by 100: no duplicates, no gaps`,
-    async run(t: CheckContext) {
-      const big = await accountCompanies(t);
-      if (big.rows.length <= SMALL) t.skip(`the account has ${big.rows.length} companies, not more than one page of ${SMALL}`);
-      const small = await walkPages(t, '/v1/companies', SMALL, SMALL_PAGES);
-      assertSameRows(t, small, SMALL, big, 'id', 'GET /v1/companies');
-    },
-  },
+  ...(['people', 'companies'] as const).map(
+    (list): Check => ({
+      id: `paging.${list}-walk-consistent`,
+      section: SECTION,
+      title: `Paging ${list} by ${SMALL} gives the same rows in the same order as paging by 100: no duplicates, no gaps`,
+      async run(t: CheckContext) {
+        const big = await accountList(t, list);
+        if (big.rows.length <= SMALL) t.skip(`the account has ${big.rows.length} ${list}, not more than one page of ${SMALL}`);
+        const small = await walkPages(t, `/v1/${list}`, SMALL, SMALL_PAGES);
+        assertSameRows(t, small, SMALL, big, 'id', `GET /v1/${list}`);
+      },
+    }),
+  ),
   {
     id: 'paging.events-walk-consistent',
     section: SECTION,
@@ -112,26 +106,18 @@ export const pagingChecks: Check[] = [
       assertSameRows(t, small, SMALL, big, 'eventId', `GET ${eventsPath(person.id)}`);
     },
   },
-  {
-    id: 'paging.people-order-lastseen-desc',
-    section: SECTION,
-    title: 'People are ordered by lastSeen descending across pages',
-    async run(t: CheckContext) {
-      const walk = await accountPeople(t);
-      if (walk.rows.length < 2) t.skip('fewer than two people');
-      assertDescending(t, walk, 'lastSeen', 'GET /v1/people');
-    },
-  },
-  {
-    id: 'paging.companies-order-lastseen-desc',
-    section: SECTION,
-    title: 'Companies are ordered by lastSeen descending across pages',
-    async run(t: CheckContext) {
-      const walk = await accountCompanies(t);
-      if (walk.rows.length < 2) t.skip('fewer than two companies');
-      assertDescending(t, walk, 'lastSeen', 'GET /v1/companies');
-    },
-  },
+  ...(['people', 'companies'] as const).map(
+    (list): Check => ({
+      id: `paging.${list}-order-lastseen-desc`,
+      section: SECTION,
+      title: `${list === 'people' ? 'People' : 'Companies'} are ordered by lastSeen descending across pages`,
+      async run(t: CheckContext) {
+        const walk = await accountList(t, list);
+        if (walk.rows.length < 2) t.skip(`fewer than two ${list}`);
+        assertDescending(t, walk, 'lastSeen', `GET /v1/${list}`);
+      },
+    }),
+  ),
   {
     id: 'paging.events-order-consistent',
     section: SECTION,
@@ -256,9 +242,7 @@ export const pagingChecks: Check[] = [
     title: 'A cursor replayed with different filters answers 400 invalid_cursor',
     async run(t: CheckContext) {
       const people = await accountPeople(t);
-      const counts = new Map<string, number>();
-      for (const p of people.rows) if (typeof p.domain === 'string') counts.set(p.domain, (counts.get(p.domain) ?? 0) + 1);
-      const domains = [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([d]) => d);
+      const domains = [...domainsOf(people).entries()].sort((a, b) => b[1] - a[1]).map(([d]) => d);
       const domain = domains[0];
       if (!domain) t.skip('no person carries a domain');
       const path = withQuery('/v1/people', { domain });

@@ -1,9 +1,11 @@
 /** The resource shapes the checks hold records to, and how a record is compared with them. */
 import type { CheckContext } from '../context.ts';
+import type { Reply } from '../http.ts';
+import { accountCompanies, accountPeople, eventsPath } from './list-support.ts';
 export const FIELDS = 'Resources and their fields';
 
 /** ISO 8601 in UTC with `Z`: the only shape the spec gives for resource timestamps. */
-export const UTC_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+const UTC_Z = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
 export type Kind = 'string' | 'integer' | 'number' | 'boolean' | 'date-time' | 'object';
 
@@ -14,7 +16,7 @@ export interface Field {
   required?: boolean;
 }
 
-export const f = (name: string, kind: Kind, required = false): Field => ({ name, kind, required });
+const f = (name: string, kind: Kind, required = false): Field => ({ name, kind, required });
 
 /** The Person table. Which fields may be absent or null is not shown, so only identity, counts, dates and the hot-lead flag are required. */
 export const PERSON: Field[] = [
@@ -98,7 +100,7 @@ export const STATISTICS: Field[] = [
   f('generatedAt', 'date-time', true),
 ];
 
-export function hasKind(value: unknown, kind: Kind): boolean {
+function hasKind(value: unknown, kind: Kind): boolean {
   switch (kind) {
     case 'string':
     case 'date-time':
@@ -150,17 +152,14 @@ export function canonical(value: unknown): string {
   );
 }
 
-export const people = (t: CheckContext) => t.discover.walk('/v1/people', t.accountKey);
-export const companies = (t: CheckContext) => t.discover.walk('/v1/companies', t.accountKey);
-
 export async function somePeople(t: CheckContext): Promise<any[]> {
-  const { rows } = await people(t);
+  const { rows } = await accountPeople(t);
   if (rows.length === 0) t.skip('the account has no people');
   return rows;
 }
 
 export async function someCompanies(t: CheckContext): Promise<any[]> {
-  const { rows } = await companies(t);
+  const { rows } = await accountCompanies(t);
   if (rows.length === 0) t.skip('the account has no companies');
   return rows;
 }
@@ -198,33 +197,25 @@ export function unknownIdLike(real: string, taken: Set<string>): string {
 /** Events from the first page of a few journeys (the busiest, the newest and the oldest visitor), read once per run. */
 export interface EventSample {
   /** Each journey read: the person, the path and the reply. */
-  journeys: { person: any; path: string; reply: { status: number; body: any; text: string } }[];
+  journeys: { person: any; path: string; reply: Reply }[];
   events: any[];
 }
-export const eventSamples = new WeakMap<CheckContext, Promise<EventSample>>();
 
 export function eventSample(t: CheckContext): Promise<EventSample> {
-  let sample = eventSamples.get(t);
-  if (!sample) {
-    sample = (async () => {
-      const rows = await somePeople(t);
-      const busiest = [...rows].sort((a, b) => (Number(b?.visitCount) || 0) - (Number(a?.visitCount) || 0)).slice(0, 3);
-      const chosen = [...new Set([...busiest, rows[0], rows[rows.length - 1]])].filter((p) => typeof p?.id === 'string');
-      const journeys: EventSample['journeys'] = [];
-      const events: any[] = [];
-      for (const person of chosen) {
-        const path = `/v1/people/${encodeURIComponent(person.id)}/events?limit=100`;
-        const reply = await t.get(path);
-        if (reply.status !== 200 || !Array.isArray(reply.body?.data)) t.fail(`GET ${path} answered ${reply.status}: ${reply.text.slice(0, 200)}`);
-        journeys.push({ person, path, reply });
-        events.push(...reply.body.data);
-      }
-      return { journeys, events };
-    })();
-    eventSamples.set(t, sample);
-    sample.catch(() => eventSamples.delete(t));
-  }
-  return sample;
+  return t.discover.once('event-sample', async () => {
+    const rows = await somePeople(t);
+    const busiest = [...rows].sort((a, b) => (Number(b?.visitCount) || 0) - (Number(a?.visitCount) || 0)).slice(0, 3);
+    const chosen = [...new Set([...busiest, rows[0], rows[rows.length - 1]])].filter((p) => typeof p?.id === 'string');
+    const journeys: EventSample['journeys'] = [];
+    const events: any[] = [];
+    for (const person of chosen) {
+      // The first page a walk of the journey (the paging checks' longest one) may already have read.
+      const reply = await t.discover.firstPage(eventsPath(person.id), t.accountKey);
+      journeys.push({ person, path: `${eventsPath(person.id)}?limit=100`, reply });
+      events.push(...reply.body.data);
+    }
+    return { journeys, events };
+  });
 }
 
 export async function someEvents(t: CheckContext): Promise<any[]> {
@@ -238,9 +229,12 @@ export const isClick = (event: any) => typeof event?.eventType === 'string' && /
 export const isScroll = (event: any) => typeof event?.eventType === 'string' && /scroll/i.test(event.eventType);
 export const carries = (event: any, field: string) => event?.[field] !== undefined && event?.[field] !== null;
 
-export async function getStats(t: CheckContext): Promise<any> {
-  const reply = await t.get('/v1/stats');
-  t.status(reply, 200, 'GET /v1/stats');
-  t.assert(reply.body?.data && typeof reply.body.data === 'object', `GET /v1/stats has no data object: ${reply.text.slice(0, 200)}`);
-  return reply.body.data;
+/** The statistics of the account, read once per run (several checks compare with them). */
+export function getStats(t: CheckContext): Promise<any> {
+  return t.discover.once('stats', async () => {
+    const reply = await t.get('/v1/stats');
+    t.status(reply, 200, 'GET /v1/stats');
+    t.assert(reply.body?.data && typeof reply.body.data === 'object', `GET /v1/stats has no data object: ${reply.text.slice(0, 200)}`);
+    return reply.body.data;
+  });
 }

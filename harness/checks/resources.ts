@@ -1,6 +1,15 @@
 import type { CheckContext } from '../context.ts';
 import type { Check } from '../types.ts';
-import { FIELDS, PERSON, COMPANY_DATA, COMPANY, EVENT, PERSON_SUMMARY, STATISTICS, fieldProblems, report, isUtcZ, canonical, people, companies, somePeople, someCompanies, sample, unknownIdLike, eventSample, someEvents, isClick, isScroll, carries, getStats } from './resource-fields.ts';
+import { accountCompanies, accountPeople, eventsPath } from './list-support.ts';
+import { FIELDS, PERSON, COMPANY_DATA, COMPANY, EVENT, PERSON_SUMMARY, STATISTICS, fieldProblems, report, isUtcZ, canonical, somePeople, someCompanies, sample, unknownIdLike, eventSample, someEvents, isClick, isScroll, carries, getStats } from './resource-fields.ts';
+
+/** Fails unless GET `path` answers {data} equal to the row the list gave. */
+async function assertSameAsRow(t: CheckContext, path: string, row: unknown): Promise<void> {
+  const reply = await t.get(path);
+  t.status(reply, 200, `GET ${path}`);
+  t.assert(reply.body?.data && typeof reply.body.data === 'object', `GET ${path} has no data object: ${reply.text.slice(0, 200)}`);
+  t.assert(canonical(reply.body.data) === canonical(row), `GET ${path} differs from the list row:\n  one:  ${canonical(reply.body.data).slice(0, 600)}\n  list: ${canonical(row).slice(0, 600)}`);
+}
 
 export const resourceChecks: Check[] = [
   {
@@ -31,13 +40,7 @@ export const resourceChecks: Check[] = [
     async run(t: CheckContext) {
       const rows = await somePeople(t);
       const picked = sample(rows, (row) => row.companyData == null, (row) => row.isHotLead === true, (row) => row.companyData != null);
-      for (const row of picked) {
-        const path = `/v1/people/${encodeURIComponent(row.id)}`;
-        const reply = await t.get(path);
-        t.status(reply, 200, `GET ${path}`);
-        t.assert(reply.body?.data && typeof reply.body.data === 'object', `GET ${path} has no data object: ${reply.text.slice(0, 200)}`);
-        t.assert(canonical(reply.body.data) === canonical(row), `GET ${path} differs from the list row:\n  one:  ${canonical(reply.body.data).slice(0, 600)}\n  list: ${canonical(row).slice(0, 600)}`);
-      }
+      for (const row of picked) await assertSameAsRow(t, `/v1/people/${encodeURIComponent(row.id)}`, row);
     },
   },
   {
@@ -45,7 +48,7 @@ export const resourceChecks: Check[] = [
     section: 'GET /v1/people/{id}',
     title: 'GET /v1/people/{id} for a person that does not exist answers 404 not_found',
     async run(t: CheckContext) {
-      const { rows } = await people(t);
+      const { rows } = await accountPeople(t);
       const id = rows.length > 0 ? unknownIdLike(String(rows[0].id), new Set(rows.map((r) => r.id))) : 'per_harness_no_such_person';
       t.error(await t.get(`/v1/people/${encodeURIComponent(id)}`), 404, 'not_found', `GET /v1/people/${id}`);
     },
@@ -55,9 +58,9 @@ export const resourceChecks: Check[] = [
     section: 'GET /v1/people/{id}/events',
     title: 'GET /v1/people/{id}/events for a person that does not exist answers 404 not_found, not an empty journey',
     async run(t: CheckContext) {
-      const { rows } = await people(t);
+      const { rows } = await accountPeople(t);
       const id = rows.length > 0 ? unknownIdLike(String(rows[0].id), new Set(rows.map((r) => r.id))) : 'per_harness_no_such_person';
-      t.error(await t.get(`/v1/people/${encodeURIComponent(id)}/events`), 404, 'not_found', `GET /v1/people/${id}/events`);
+      t.error(await t.get(eventsPath(id)), 404, 'not_found', `GET /v1/people/${id}/events`);
     },
   },
   {
@@ -75,13 +78,7 @@ export const resourceChecks: Check[] = [
     title: 'GET /v1/companies/{id} answers {data: Company} equal to the row of the list',
     async run(t: CheckContext) {
       const rows = await someCompanies(t);
-      for (const row of sample(rows, (row) => row.isHotCompany === true)) {
-        const path = `/v1/companies/${encodeURIComponent(row.id)}`;
-        const reply = await t.get(path);
-        t.status(reply, 200, `GET ${path}`);
-        t.assert(reply.body?.data && typeof reply.body.data === 'object', `GET ${path} has no data object: ${reply.text.slice(0, 200)}`);
-        t.assert(canonical(reply.body.data) === canonical(row), `GET ${path} differs from the list row:\n  one:  ${canonical(reply.body.data).slice(0, 600)}\n  list: ${canonical(row).slice(0, 600)}`);
-      }
+      for (const row of sample(rows, (row) => row.isHotCompany === true)) await assertSameAsRow(t, `/v1/companies/${encodeURIComponent(row.id)}`, row);
     },
   },
   {
@@ -89,7 +86,7 @@ export const resourceChecks: Check[] = [
     section: 'GET /v1/companies/{id}',
     title: 'GET /v1/companies/{id} for a company that does not exist answers 404 not_found',
     async run(t: CheckContext) {
-      const { rows } = await companies(t);
+      const { rows } = await accountCompanies(t);
       const id = rows.length > 0 ? unknownIdLike(String(rows[0].id), new Set(rows.map((r) => r.id))) : 'com_harness_no_such_company';
       t.error(await t.get(`/v1/companies/${encodeURIComponent(id)}`), 404, 'not_found', `GET /v1/companies/${id}`);
     },
@@ -174,7 +171,7 @@ export const resourceChecks: Check[] = [
     section: 'GET /v1/stats',
     title: 'totalPeople and totalCompanies count the people and companies the lists hold (equal when the lists were walked to the end)',
     async run(t: CheckContext) {
-      const [p, c] = [await people(t), await companies(t)];
+      const [p, c] = [await accountPeople(t), await accountCompanies(t)];
       const stats = await getStats(t);
       const problems: string[] = [];
       for (const [name, walk, total] of [
@@ -194,7 +191,7 @@ export const resourceChecks: Check[] = [
     section: FIELDS,
     title: 'Every date-time of people, companies, events and statistics is ISO 8601 in UTC with Z, never a numeric offset',
     async run(t: CheckContext) {
-      const [p, c] = [await people(t), await companies(t)];
+      const [p, c] = [await accountPeople(t), await accountCompanies(t)];
       const { events } = await eventSample(t);
       const stats = await getStats(t);
       const seen: [string, unknown][] = [

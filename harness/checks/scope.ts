@@ -1,12 +1,12 @@
 import type { CheckContext, Walk } from '../context.ts';
 import type { Check } from '../types.ts';
-import { accountPeople, assertPage, domainWithin, eventsPath, once, show, withQuery } from './list-support.ts';
+import { accountPeople, assertPage, domainsOf, domainWithin, eventsPath, show, withQuery } from './list-support.ts';
 
 const SECTION = 'Authentication';
 
 /** The first scoped key and the people it lists, walked with limit 100. */
 async function scopedPeople(t: CheckContext): Promise<{ domain: string; key: string; walk: Walk }> {
-  const { domain, key } = t.scoped(0);
+  const { domain, key } = t.scoped();
   const walk = await t.discover.walk('/v1/people', key);
   walk.pages.forEach((r, i) => assertPage(t, r, `GET /v1/people with the ${domain} key, page ${i + 1}`, 100));
   return { domain, key, walk };
@@ -14,12 +14,10 @@ async function scopedPeople(t: CheckContext): Promise<{ domain: string; key: str
 
 /** A tracked domain that neither is the scoped domain nor contains it or is contained by it, preferring one with people. */
 async function otherDomain(t: CheckContext, scope: string): Promise<string> {
-  return once(t, `scope.other-domain ${scope}`, async () => {
+  return t.discover.once(`scope.other-domain ${scope}`, async () => {
     const all = await accountPeople(t);
     const unrelated = (d: string) => !domainWithin(d, scope) && !domainWithin(scope, d);
-    const counts = new Map<string, number>();
-    for (const p of all.rows) if (typeof p?.domain === 'string' && unrelated(p.domain)) counts.set(p.domain, (counts.get(p.domain) ?? 0) + 1);
-    const fromPeople = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const fromPeople = [...domainsOf(all).entries()].filter(([d]) => unrelated(d)).sort((a, b) => b[1] - a[1])[0]?.[0];
     const fromKeys = t.config.scopedKeys.map((s) => s.domain).find(unrelated);
     const other = fromPeople ?? fromKeys;
     if (!other) t.skip(`no tracked domain besides ${scope} and its relatives`);
@@ -128,7 +126,7 @@ export const scopeChecks: Check[] = [
     title: 'A scoped key\'s cursor is rejected with the account key, and the account key\'s with the scoped key (400 invalid_cursor)',
     flags: ['scoped'],
     async run(t: CheckContext) {
-      const { domain, key } = t.scoped(0);
+      const { domain, key } = t.scoped();
       const scopedPage = await t.get('/v1/people?limit=1', { key });
       assertPage(t, scopedPage, `GET /v1/people?limit=1 with the ${domain} key`, 1);
       const scopedCursor = t.nextCursor(scopedPage, `the ${domain} key's people`);
@@ -145,9 +143,9 @@ export const scopeChecks: Check[] = [
     title: 'A domain-scoped key cannot start an export: 403 scope_not_supported',
     flags: ['scoped'],
     async run(t: CheckContext) {
-      const { domain, key } = t.scoped(0);
-      t.error(await t.startExport(undefined, key), 403, 'scope_not_supported', `POST /v1/exports with the ${domain} key`);
-      t.error(await t.startExport({ domains: [domain] }, key), 403, 'scope_not_supported', `POST /v1/exports {domains:[${domain}]} with the ${domain} key`);
+      const { domain, key } = t.scoped();
+      t.error(await t.startExport(undefined, { key }), 403, 'scope_not_supported', `POST /v1/exports with the ${domain} key`);
+      t.error(await t.startExport({ domains: [domain] }, { key }), 403, 'scope_not_supported', `POST /v1/exports {domains:[${domain}]} with the ${domain} key`);
     },
   },
   {

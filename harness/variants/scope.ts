@@ -3,10 +3,10 @@
  * domain by quietly answering one kind of request as the account key would.
  */
 import type { Api } from '../../core/index.ts';
-import { endpointOf, Keys, rebuild, withKey, type Variant } from './kit.ts';
+import { endpointOf, Keys, rebuild, withKey, type FetchHandler, type Variant } from './kit.ts';
 
 /** Whether a scoped key can see the person (its own GET /v1/people/{id} answers 200). */
-async function personVisible(api: Api, request: Request, id: string): Promise<boolean> {
+async function personVisible(api: Api, request: Request): Promise<boolean> {
   const url = new URL(request.url);
   url.pathname = url.pathname.replace(/\/events\/?$/, '');
   url.search = '';
@@ -14,57 +14,51 @@ async function personVisible(api: Api, request: Request, id: string): Promise<bo
   return probe.status === 200;
 }
 
+/**
+ * A wrapper that resends the request with an account key of the caller's account whenever `when`
+ * holds, and passes it through untouched otherwise.
+ */
+function answeringAsAccount(when: (request: Request, keys: Keys, api: Api) => Promise<boolean>): (api: Api) => FetchHandler {
+  return (api) => {
+    const keys = new Keys(api);
+    return {
+      async fetch(request) {
+        if (!(await when(request, keys, api))) return api.fetch(request);
+        return api.fetch(await withKey(request, await keys.accountKeyFor(request)));
+      },
+    };
+  };
+}
+
 export const scopeVariants: Variant[] = [
   {
     id: 'scoped-domain-widens',
     rule: 'A scoped key passing domain for another client\'s domain gets nothing: the scope is a ceiling, not a default.',
     only: ['scope.'],
-    wrap(api) {
-      const keys = new Keys(api);
-      return {
-        async fetch(request) {
-          const { endpoint, id } = endpointOf(request);
-          const domain = new URL(request.url).searchParams.get('domain');
-          const info = await keys.of(request);
-          if (!info?.domain || domain === null || domain.toLowerCase() === info.domain) return api.fetch(request);
-          if (endpoint === 'people' || (endpoint === 'events' && id && (await personVisible(api, request, id)))) {
-            return api.fetch(await withKey(request, await keys.accountKeyFor(request)));
-          }
-          return api.fetch(request);
-        },
-      };
-    },
+    wrap: answeringAsAccount(async (request, keys, api) => {
+      const { endpoint, id } = endpointOf(request);
+      const domain = new URL(request.url).searchParams.get('domain');
+      const info = await keys.of(request);
+      if (!info?.domain || domain === null || domain.toLowerCase() === info.domain) return false;
+      return endpoint === 'people' || (endpoint === 'events' && !!id && (await personVisible(api, request)));
+    }),
   },
   {
     id: 'scoped-people-leak',
     rule: 'With a domain-scoped key, /v1/people returns only that client\'s visitors.',
     only: ['scope.'],
-    wrap(api) {
-      const keys = new Keys(api);
-      return {
-        async fetch(request) {
-          if (endpointOf(request).endpoint !== 'people' || !(await keys.isScoped(request))) return api.fetch(request);
-          return api.fetch(await withKey(request, await keys.accountKeyFor(request)));
-        },
-      };
-    },
+    wrap: answeringAsAccount(async (request, keys) => endpointOf(request).endpoint === 'people' && (await keys.isScoped(request))),
   },
   {
     id: 'scoped-events-leak',
     rule: 'With a domain-scoped key, /v1/people/{id}/events returns only events from that key\'s domain.',
     only: ['scope.'],
-    wrap(api) {
-      const keys = new Keys(api);
-      return {
-        async fetch(request) {
-          const { endpoint, id } = endpointOf(request);
-          if (endpoint !== 'events' || !id || !(await keys.isScoped(request))) return api.fetch(request);
-          // A person out of scope still answers 404; only the events of a visible one leak.
-          if (!(await personVisible(api, request, id))) return api.fetch(request);
-          return api.fetch(await withKey(request, await keys.accountKeyFor(request)));
-        },
-      };
-    },
+    wrap: answeringAsAccount(async (request, keys, api) => {
+      const { endpoint, id } = endpointOf(request);
+      if (endpoint !== 'events' || !id || !(await keys.isScoped(request))) return false;
+      // A person out of scope still answers 404; only the events of a visible one leak.
+      return personVisible(api, request);
+    }),
   },
   {
     id: 'scoped-person-visible',
@@ -86,15 +80,9 @@ export const scopeVariants: Variant[] = [
     id: 'scoped-export-allowed',
     rule: 'Domain-scoped keys cannot call POST /v1/exports: they get 403 scope_not_supported.',
     only: ['scope.', 'exports.'],
-    wrap(api) {
-      const keys = new Keys(api);
-      return {
-        async fetch(request) {
-          const { endpoint } = endpointOf(request);
-          if ((endpoint !== 'exports' && endpoint !== 'export') || !(await keys.isScoped(request))) return api.fetch(request);
-          return api.fetch(await withKey(request, await keys.accountKeyFor(request)));
-        },
-      };
-    },
+    wrap: answeringAsAccount(async (request, keys) => {
+      const { endpoint } = endpointOf(request);
+      return (endpoint === 'exports' || endpoint === 'export') && (await keys.isScoped(request));
+    }),
   },
 ];

@@ -26,13 +26,14 @@ export function fastClock(speed = 120): Clock {
 }
 
 /**
- * Creates an account holding the demo data (seed 3, 150 people, anchored at the API's now), an
- * account key and a scoped key per site; returns the account key and `scoped` of the scoped keys.
+ * Creates an account holding the demo data (seed 3, `people` people, anchored at the API's now),
+ * an account key and a scoped key per site; returns the account key and `scoped` of the scoped
+ * keys, the preferred domains first.
  */
-export async function seedAccount(api: Api, accountId: string, scoped = 3): Promise<Pick<Served, 'accountKey' | 'scopedKeys'>> {
+export async function seedAccount(api: Api, accountId: string, { people = 150, scoped = 3 }: { people?: number; scoped?: number } = {}): Promise<Pick<Served, 'accountKey' | 'scopedKeys'>> {
   const { admin } = api;
   await admin.createAccount({ id: accountId, name: `Demo ${accountId}` });
-  await seedDemo(admin, accountId, { seed: 3, people: 150, anchor: api.clock.now() });
+  await seedDemo(admin, accountId, { seed: 3, people, anchor: api.clock.now() });
   const accountKey = (await admin.issueAccountKey(accountId)).key;
   const keys = new Map<string, string>();
   for (const site of await admin.listSites(accountId)) keys.set(site.domain, (await admin.issueScopedKey(accountId, site.domain)).key);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type ApiOptions } from '../../adapters/node/index.ts';
 import { VARIANTS, type FetchHandler } from '../../harness/variants/index.ts';
-import { seedDemo } from '../../scripts/demo/seed.ts';
 import { parseCsv } from '../support/csv.ts';
-import { PACED_EXPORTS } from './support.ts';
+import { PACED_EXPORTS, seedAccount } from './support.ts';
 
 /**
  * Each broken variant really breaks its rule, independently of the harness: a probe of that one
@@ -24,10 +23,10 @@ interface World {
 async function createWorld(people: number, options: Pick<ApiOptions, 'rateLimits' | 'exports'> = {}): Promise<World> {
   const clock = new ManualClock(NOW);
   const api = await createApi({ database: ':memory:', clock, ...options, onError: (error) => console.error(error) });
-  await api.admin.createAccount({ id: 'acc_demo', name: 'Demo' });
-  await seedDemo(api.admin, 'acc_demo', { seed: 3, people, anchor: NOW });
-  const accountKey = (await api.admin.issueAccountKey('acc_demo')).key;
-  const scopedKey = (await api.admin.issueScopedKey('acc_demo', SCOPED)).key;
+  // The API's clock stands at NOW, so the data is anchored there.
+  const { accountKey, scopedKeys } = await seedAccount(api, 'acc_demo', { people });
+  const scopedKey = scopedKeys.find((k) => k.domain === SCOPED)?.key;
+  if (!scopedKey) throw new Error(`the demo data has no site ${SCOPED}`);
   return { api, clock, accountKey, scopedKey };
 }
 
