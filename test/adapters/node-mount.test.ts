@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toMiddleware, toNodeListener, type FetchHandler } from '../../adapters/node/index.ts';
-import { mountPrefix, routedPath } from '../../core/http/mount.ts';
+import { MOUNT_HEADER, mountPrefix, routedPath } from '../../core/http/mount.ts';
+import { errorCode, replyOf } from '../support/client.ts';
 import { TARGETS } from '../support/targets.ts';
 import { createWorld, type World } from '../support/world.ts';
 
@@ -190,9 +191,9 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
       const body = await res.json();
       expect(body).toEqual({ error: { code: 'not_found', message: expect.stringContaining('/v1/nope'), status: 404 } });
       expect(body.error.message).not.toContain('/api');
-      const root = await fetch(`${base}/api`);
+      const root = await replyOf(await fetch(`${base}/api`));
       expect(root.status).toBe(404);
-      expect((await root.json()).error.code).toBe('not_found');
+      expect(errorCode(root)).toBe('not_found');
       expect(api.seen.at(-1)!.url).toBe('/');
     });
 
@@ -200,9 +201,21 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
       const health = await fetch(`${base}/api/v1/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: 'ok' });
-      const anonymous = await fetch(`${base}/api/v1/people`);
+      const anonymous = await replyOf(await fetch(`${base}/api/v1/people`));
       expect(anonymous.status).toBe(401);
-      expect((await anonymous.json()).error.code).toBe('unauthorized');
+      expect(errorCode(anonymous)).toBe('unauthorized');
+    });
+
+    it('drops a client’s own mount header: the API stays mounted at /api', async () => {
+      for (const mount of ['/evil', '/api', '/']) {
+        const health = await fetch(`${base}/api/v1/health`, { headers: { [MOUNT_HEADER]: mount } });
+        expect(health.status, mount).toBe(200);
+        await health.arrayBuffer();
+        const people = await fetch(`${base}/api/v1/people?limit=3`, { headers: { 'x-api-key': world.accountKey, [MOUNT_HEADER]: mount } });
+        expect(people.status, mount).toBe(200);
+        expect((await people.json()).data, mount).toHaveLength(3);
+        expect(api.seen.at(-1)!.mountedAt, mount).toBe('/api');
+      }
     });
 
     it('passes request headers through to the API, X-API-Key in any case and custom headers alike', async () => {
@@ -252,6 +265,35 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
     });
   });
 
+  describe('as a listener on its own at the root', () => {
+    let server: Server;
+    let base: string;
+    let api: ReturnType<typeof recording>;
+
+    beforeAll(async () => {
+      api = recording(world.api);
+      server = createServer(toNodeListener(api));
+      base = await listen(server);
+    });
+    afterAll(() => stop(server));
+
+    it('drops a client’s own mount header: x-forwarded-prefix: /evil neither moves the routes nor reaches the API', async () => {
+      const evil = { [MOUNT_HEADER]: '/evil' };
+      const health = await fetch(`${base}/v1/health`, { headers: evil });
+      expect(health.status).toBe(200);
+      expect(await health.json()).toMatchObject({ status: 'ok' });
+      const people = await fetch(`${base}/v1/people?limit=4`, { headers: { 'x-api-key': world.accountKey, ...evil } });
+      expect(people.status).toBe(200);
+      expect((await people.json()).data).toHaveLength(4);
+      expect(api.seen.at(-1)!.mountedAt).toBe('');
+      expect(api.seen.at(-1)!.headers.has(MOUNT_HEADER)).toBe(false);
+      // Nor does it open the API under the client's prefix.
+      const moved = await replyOf(await fetch(`${base}/evil/v1/people`, { headers: { 'x-api-key': world.accountKey, ...evil } }));
+      expect(moved.status).toBe(404);
+      expect(errorCode(moved)).toBe('not_found');
+    });
+  });
+
   describe('as a listener on its own with a prefix', () => {
     let server: Server;
     let base: string;
@@ -273,9 +315,9 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
     it('answers the API’s 404 envelope outside the prefix, for a look-alike prefix and for a bare API path alike', async () => {
       for (const path of ['/other', '/apiv1/people', '/v1/people', '/v1/stats']) {
         const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': world.accountKey } });
-        const body = await res.json();
-        expect(res.status, `${path} outside the /api prefix answered ${res.status} ${JSON.stringify(body).slice(0, 80)}`).toBe(404);
-        expect(body.error.code, path).toBe('not_found');
+        const reply = await replyOf(res);
+        expect(reply.status, `${path} outside the /api prefix answered ${reply.status} ${JSON.stringify(reply.body).slice(0, 80)}`).toBe(404);
+        expect(errorCode(reply), path).toBe('not_found');
       }
     });
 
@@ -365,8 +407,8 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
       expect(body).toEqual(await direct.json());
       const health = await fetch(`${base}/vi/v1/health`);
       expect(health.status).toBe(200);
-      const missing = await fetch(`${base}/vi/v1/nope`, { headers: { 'x-api-key': world.accountKey } });
-      expect([missing.status, (await missing.json()).error.code]).toEqual([404, 'not_found']);
+      const missing = await replyOf(await fetch(`${base}/vi/v1/nope`, { headers: { 'x-api-key': world.accountKey } }));
+      expect([missing.status, errorCode(missing)]).toEqual([404, 'not_found']);
       expect(reachedNext.length).toBe(before);
       expect(order.at(-1)).toBe('log GET /vi/v1/nope');
     });
@@ -398,8 +440,9 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
         body: stream,
         duplex: 'half',
       } as RequestInit);
-      expect(streamed.status).toBe(403);
-      expect((await streamed.json()).error.code).toBe('scope_not_supported');
+      const refused = await replyOf(streamed);
+      expect(refused.status).toBe(403);
+      expect(errorCode(refused)).toBe('scope_not_supported');
       expect(api.seen.at(-1)!.body).toBe(chunks.join(''));
     });
 
@@ -411,8 +454,9 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
           headers: { 'x-api-key': world.scopedKeys['shop.alpha.example']!, 'content-type': 'application/json', 'x-parse-as': as },
           body: JSON.stringify(payload),
         });
-        expect(res.status, as).toBe(403);
-        expect((await res.json()).error.code, as).toBe('scope_not_supported');
+        const reply = await replyOf(res);
+        expect(reply.status, as).toBe(403);
+        expect(errorCode(reply), as).toBe('scope_not_supported');
         const seen = api.seen.at(-1)!;
         expect(seen.url).toBe('/v1/exports');
         expect(JSON.parse(seen.body), as).toEqual(payload);
@@ -423,8 +467,11 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
         headers: { 'x-api-key': world.accountKey, 'content-type': 'application/json', 'x-parse-as': 'json' },
         body: '{}',
       });
-      expect(account.status).not.toBe(403);
-      await account.arrayBuffer();
+      expect(account.status).toBe(202);
+      const started = await account.json();
+      expect(started).toMatchObject({ jobId: expect.stringMatching(/^exp_/), status: 'processing', statusUrl: `/v1/exports/${started.jobId}` });
+      expect([api.seen.at(-1)!.method, api.seen.at(-1)!.url]).toEqual(['POST', '/v1/exports']);
+      await world.api.exportsIdle();
     });
 
     it('hands the API a request whose Content-Length matches the body it carries after an upstream parser re-serialised it', async () => {

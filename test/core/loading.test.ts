@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdminError } from '../../core/index.ts';
+import { clientFor } from '../support/client.ts';
+import { inProcess } from '../support/targets.ts';
 import { createWorld } from '../support/world.ts';
 
 describe('loading data through the admin surface', () => {
@@ -33,7 +35,12 @@ describe('loading data through the admin surface', () => {
 describe('company activity', () => {
   it('follows a person who moves to another company, on both companies, account-wide and per site', async () => {
     const world = await createWorld();
-    const get = async (id: string, key = world.accountKey) => (await (await world.api.fetch(new Request(`http://x/v1/companies/${id}`, { headers: { 'x-api-key': key } }))).json()).data;
+    const client = clientFor((await inProcess.start(world.api)).call);
+    const get = async (id: string, key = world.accountKey) => {
+      const reply = await client.get(`/v1/companies/${id}`, key);
+      expect(reply.status, id).toBe(200);
+      return reply.body.data;
+    };
     const mover = world.people.find((p) => p.companyId === 'co_01' && p.visits.length === 1)!;
     const [before01, before02] = [await get('co_01'), await get('co_02')];
     await world.api.admin.loadPeople('acc_a', [{ ...mover, companyId: 'co_02', company: 'Company 2' }]);

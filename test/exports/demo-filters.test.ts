@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type PersonInput } from '../../adapters/node/index.ts';
 import { DEMO_SITES, generateDemo } from '../../scripts/demo/generate.ts';
 import { seedDemo } from '../../scripts/demo/seed.ts';
-import { parseCsv } from '../support/csv.ts';
+import { clientFor, runExport } from '../support/client.ts';
+import { inProcess } from '../support/targets.ts';
 
 /**
  * Every export filter, run over the seeded demo account, must select exactly the people its
@@ -15,26 +16,22 @@ const DAY = 86_400_000;
 
 describe('export filters over the demo account', () => {
   let api: Api;
+  let client: ReturnType<typeof clientFor>;
   let key: string;
   let people: PersonInput[];
   const pagesSeen = new Map<string, Set<string>>();
   const industryOf = new Map<string, string | null | undefined>();
 
   /** Runs an export to the end and returns its CSV rows. */
-  async function exportRows(filters: Record<string, unknown>): Promise<Record<string, string>[]> {
-    const res = await api.fetch(new Request('http://x/v1/exports', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(filters) }));
-    expect(res.status, JSON.stringify(filters)).toBe(202);
-    const { jobId } = await res.json();
-    await api.exportsIdle();
-    const done = await (await api.fetch(new Request(`http://x/v1/exports/${jobId}`, { headers: { 'x-api-key': key } }))).json();
-    const { pathname, search } = new URL(done.downloadUrl);
-    const { rows } = await parseCsv(await (await api.fetch(new Request(`http://x${pathname}${search}`))).text());
-    expect(rows).toHaveLength(done.rowCount);
-    return rows;
+  async function exportRows(filters: Record<string, unknown>, withKey = key): Promise<Record<string, string>[]> {
+    const { job, csv } = await runExport(client, withKey, filters, { idle: () => api.exportsIdle() });
+    expect(csv.rows, JSON.stringify(filters)).toHaveLength(job.rowCount);
+    return csv.rows;
   }
 
   beforeAll(async () => {
     api = await createApi({ database: ':memory:', clock: new ManualClock(ANCHOR) });
+    client = clientFor((await inProcess.start(api)).call);
     await api.admin.createAccount({ id: 'acc_demo', name: 'Demo' });
     await seedDemo(api.admin, 'acc_demo', OPTIONS);
     key = (await api.admin.issueAccountKey('acc_demo')).key;
@@ -58,6 +55,7 @@ describe('export filters over the demo account', () => {
 
   const cases: [string, Record<string, unknown>, (p: PersonInput) => boolean][] = [
     ['timeframe over lastSeen', { timeframe: '7d' }, (p) => lastSeen(p) >= ANCHOR - 7 * DAY],
+    ['timeframe of 24 hours', { timeframe: '24h' }, (p) => lastSeen(p) >= ANCHOR - DAY],
     ['timeframe over firstSeen', { timeframe: '30d', dateField: 'firstSeen' }, (p) => firstSeen(p) >= ANCHOR - 30 * DAY],
     ['hot leads', { isHotLead: true }, (p) => !!p.isHotLead],
     ['cold leads', { isHotLead: false }, (p) => !p.isHotLead],
@@ -97,6 +95,42 @@ describe('export filters over the demo account', () => {
     const expected = people.filter((p) => [`${p.firstName ?? ''} ${p.lastName ?? ''}`, p.company, p.email, p.businessEmail, p.personalEmail].some((f) => lower(f).includes(t)));
     expect(rows.map((r) => r.id).sort()).toEqual(expected.map((p) => p.id).sort());
     expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('timeframe all selects everyone, the same file as no filter at all', async () => {
+    const everyone = (await exportRows({})).map((r) => r.id);
+    expect([...everyone].sort()).toEqual(people.map((p) => p.id).sort());
+    expect((await exportRows({ timeframe: 'all' })).map((r) => r.id)).toEqual(everyone);
+    expect((await exportRows({ timeframe: 'all', dateField: 'firstSeen' })).map((r) => r.id)).toEqual(everyone);
+  });
+
+  it('search takes % and _ literally, not as wildcards', async () => {
+    const fields = (p: PersonInput) => [`${p.firstName ?? ''} ${p.lastName ?? ''}`, p.company, p.email, p.businessEmail, p.personalEmail];
+    /** Who a search would match if % and _ were SQL LIKE wildcards. */
+    const asWildcards = (term: string) => {
+      const re = new RegExp(term.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('%', '.*').replaceAll('_', '.'));
+      return people.filter((p) => fields(p).some((f) => re.test(lower(f))));
+    };
+    const name = lower(people.find((p) => (p.lastName ?? '').length >= 4)!.lastName);
+    for (const term of ['%', '_', `${name[0]}_${name.slice(2, 4)}`, `${name.slice(0, 2)}%${name.slice(-1)}`]) {
+      expect(asWildcards(term).length, `${term} as a wildcard pattern`).toBeGreaterThan(0);
+      const expected = people.filter((p) => fields(p).some((f) => lower(f).includes(term.toLowerCase())));
+      expect((await exportRows({ search: term })).map((r) => r.id).sort(), term).toEqual(expected.map((p) => p.id).sort());
+    }
+
+    // And where the characters are in the data, they match themselves only.
+    await api.admin.createAccount({ id: 'acc_literal', name: 'Literal' });
+    await api.admin.registerSite('acc_literal', { domain: 'literal.example' });
+    const visits = [{ domain: 'literal.example', visitCount: 1, firstSeen: '2026-11-19T00:00:00Z', lastSeen: '2026-11-20T00:00:00Z' }];
+    await api.admin.loadPeople('acc_literal', [
+      { id: 'lit_percent', company: '100% Organic', visits },
+      { id: 'lit_digits', company: '1000 Organic', visits },
+      { id: 'lit_underscore', email: 'a_b@literal.example', visits },
+      { id: 'lit_letter', email: 'axb@literal.example', visits },
+    ]);
+    const literalKey = (await api.admin.issueAccountKey('acc_literal')).key;
+    expect((await exportRows({ search: '0%' }, literalKey)).map((r) => r.id)).toEqual(['lit_percent']);
+    expect((await exportRows({ search: 'a_b' }, literalKey)).map((r) => r.id)).toEqual(['lit_underscore']);
   });
 
   it('combines filters with AND', async () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { errorCode } from '../support/client.ts';
+import { errorCode, runExport } from '../support/client.ts';
 import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 describe.each(TARGETS)('responses and the error envelope ($name)', (target) => {
   let world: World;
   let client: Client;
-  serveWorld(target, {}, (w, c) => ((world = w), (client = c)));
+  let call: (path: string, init?: RequestInit) => Promise<Response>;
+  serveWorld(target, {}, (w, c, raw) => ((world = w), (client = c), (call = raw)));
 
   it('gives every response, success or error, its own X-Request-Id', async () => {
     const replies = [
@@ -49,6 +50,45 @@ describe.each(TARGETS)('responses and the error envelope ($name)', (target) => {
       expect(reply.status, `${method} ${path}`).toBe(405);
       expect(errorCode(reply)).toBe('method_not_allowed');
       expect(reply.headers.get('allow')).toBe(allow);
+    }
+  });
+
+  it('answers HEAD and OPTIONS on /v1/people with 405 and Allow: GET', async () => {
+    const head = await call('/v1/people', { method: 'HEAD', headers: { 'x-api-key': world.accountKey } });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    await head.arrayBuffer();
+    const options = await client.send('OPTIONS', '/v1/people', world.accountKey);
+    expect(options.status).toBe(405);
+    expect(errorCode(options)).toBe('method_not_allowed');
+    expect(options.headers.get('allow')).toBe('GET');
+  });
+
+  it('routes before it authenticates: an unknown path without a key is 404, not 401', async () => {
+    for (const path of ['/v1/nowhere', '/v1/people/per_001/events/extra']) {
+      const reply = await client.get(path);
+      expect(reply.status, path).toBe(404);
+      expect(errorCode(reply), path).toBe('not_found');
+    }
+  });
+
+  it('carries X-RateLimit-Limit and X-RateLimit-Remaining on every kind of response', async () => {
+    const exported = await runExport(client, world.accountKey, { regions: ['EMEA'] }, { idle: () => world.api.exportsIdle() });
+    const replies: [string, { status: number; headers: Headers }][] = [
+      ['200 list', await client.get('/v1/people', world.accountKey)],
+      ['202 export start', exported.started],
+      ['200 CSV download', exported.file],
+      ['400', await client.get('/v1/people?limit=0', world.accountKey)],
+      ['401', await client.get('/v1/people')],
+      ['403', await client.get('/v1/people', 'bad')],
+      ['404', await client.get('/v1/nowhere', world.accountKey)],
+      ['405', await client.send('DELETE', '/v1/people', world.accountKey)],
+    ];
+    expect(replies.map(([, r]) => r.status)).toEqual([200, 202, 200, 400, 401, 403, 404, 405]);
+    expect(exported.file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    for (const [what, reply] of replies) {
+      expect(reply.headers.get('x-ratelimit-limit'), what).toBe('1000');
+      expect(reply.headers.get('x-ratelimit-remaining'), what).toMatch(/^\d+$/);
     }
   });
 

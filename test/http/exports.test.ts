@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFor, errorCode } from '../support/client.ts';
+import { clientFor, errorCode, replyOf, runExport } from '../support/client.ts';
 import { EXPORT_COLUMNS, parseCsv, personFromCsv } from '../support/csv.ts';
 import { Gate } from '../support/gate.ts';
-import { TARGETS } from '../support/targets.ts';
+import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -18,18 +18,21 @@ describe.each(TARGETS)('exports ($name)', (target) => {
   /** Starts an export with a JSON body (or none) using the account key. */
   const start = (body?: unknown, key = world.accountKey) =>
     client.send('POST', '/v1/exports', key, body === undefined ? undefined : JSON.stringify(body), body === undefined ? {} : JSON_HEADERS);
-  /** Lets every held job run to its end, then polls it. */
-  const finish = async (jobId: string) => {
+  /** Lets every held job run to its end. */
+  const release = async () => {
     gate.open();
     await world.api.exportsIdle();
     gate.close();
+  };
+  /** Lets every held job run to its end, then polls it. */
+  const finish = async (jobId: string) => {
+    await release();
     return client.get(`/v1/exports/${jobId}`, world.accountKey);
   };
+  /** Runs an export with the account key to its end and reads its file. */
+  const run = (filters?: Record<string, unknown>) => runExport(client, world.accountKey, filters, { idle: release });
   /** Fetches a download link the way a browser would: no key. */
-  const download = async (url: string) => {
-    const { pathname, search } = new URL(url);
-    return call(pathname + search);
-  };
+  const download = (url: string) => client.download(url);
 
   beforeAll(async () => {
     gate = new Gate();
@@ -84,11 +87,9 @@ describe.each(TARGETS)('exports ($name)', (target) => {
       [{ isHotLead: true }, 'hot_leads=true'],
       [{ domains: ['shop.alpha.example', 'gamma.example'], isHotLead: true }, null],
     ] as const) {
-      const { body } = await start(filters);
-      const done = await finish(body.jobId);
-      const csv = await parseCsv(await (await download(done.body.downloadUrl)).text());
+      const { job, csv } = await run(filters);
       const people = csv.rows.map(personFromCsv);
-      expect(done.body.rowCount).toBe(people.length);
+      expect(job.rowCount).toBe(people.length);
       if (query) expect(people).toEqual((await client.walk(`/v1/people?${query}`, world.accountKey)).rows);
       else expect(people.every((p) => p.isHotLead && ['shop.alpha.example', 'gamma.example'].includes(p.domain))).toBe(true);
       expect(people.length).toBeGreaterThan(0);
@@ -96,11 +97,9 @@ describe.each(TARGETS)('exports ($name)', (target) => {
   });
 
   it('orders by sortBy and sortOrder, and names the file from a sanitised filename', async () => {
-    const { body } = await start({ sortBy: 'visitCount', sortOrder: 'asc', filename: '../Q4 "leads"; report.CSV' });
-    const done = await finish(body.jobId);
-    const res = await download(done.body.downloadUrl);
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="Q4_leads_report.csv"');
-    const counts = (await parseCsv(await res.text())).rows.map((r) => Number(r.visitCount));
+    const { file, csv } = await run({ sortBy: 'visitCount', sortOrder: 'asc', filename: '../Q4 "leads"; report.CSV' });
+    expect(file.headers.get('content-disposition')).toBe('attachment; filename="Q4_leads_report.csv"');
+    const counts = csv.rows.map((r) => Number(r.visitCount));
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
   });
 
@@ -108,25 +107,32 @@ describe.each(TARGETS)('exports ($name)', (target) => {
     await world.api.admin.loadPeople('acc_a', [
       { id: 'per_formula', firstName: '=HYPERLINK("http://evil.example","x")', lastName: '+1+1', title: '@SUM(A1)', company: '-2', visits: [{ domain: 'gamma.example', visitCount: 1, firstSeen: '2026-11-21T11:00:00Z', lastSeen: '2026-11-21T11:59:59Z' }] },
     ]);
-    const { body } = await start({ search: 'hyperlink' });
-    const done = await finish(body.jobId);
-    const text = await (await download(done.body.downloadUrl)).text();
-    const row = (await parseCsv(text)).rows[0]!;
+    const { csv } = await run({ search: 'hyperlink' });
+    expect(csv.rows).toHaveLength(1);
+    const row = csv.rows[0]!;
     expect(row.firstName).toBe(`'=HYPERLINK("http://evil.example","x")`);
     expect([row.lastName, row.title, row.company]).toEqual(["'+1+1", "'@SUM(A1)", "'-2"]);
   });
 
-  it('serves the link until 900 seconds after completedAt: one second before works, one second after is dead', async () => {
+  it('serves the link until 900 seconds after completedAt: one second before works, the second it expires it does not', async () => {
     const { body } = await start({ domains: ['gamma.example'] });
     const done = await finish(body.jobId);
+    const completedAt = Date.parse(done.body.completedAt) / 1000;
+    expect(Number(new URL(done.body.downloadUrl).searchParams.get('expires'))).toBe(completedAt + 900);
     world.clock.advance(899);
-    expect((await download(done.body.downloadUrl)).status).toBe(200);
+    const before = await download(done.body.downloadUrl);
+    expect(before.status).toBe(200);
+    await before.arrayBuffer();
     // The link's lifetime runs from completedAt, not from when it was read.
     expect((await client.get(`/v1/exports/${body.jobId}`, world.accountKey)).body.downloadUrl).toBe(done.body.downloadUrl);
-    world.clock.advance(2);
-    const dead = await download(done.body.downloadUrl);
+    world.clock.advance(1);
+    const dead = await replyOf(await download(done.body.downloadUrl));
     expect(dead.status).toBe(403);
-    expect(errorCode({ status: dead.status, headers: dead.headers, body: await dead.json() })).toBe('forbidden');
+    expect(errorCode(dead)).toBe('forbidden');
+    // Polling afterwards still shows the same, now dead, link.
+    const after = await client.get(`/v1/exports/${body.jobId}`, world.accountKey);
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual(done.body);
   });
 
   it('refuses a tampered link: another signature, another expiry, another job', async () => {
@@ -225,6 +231,15 @@ describe.each(TARGETS)('exports ($name)', (target) => {
     await finish(empty.body.jobId);
   });
 
+  it('completes an export that matches nobody: rowCount 0, not partial, a file of the header row alone', async () => {
+    for (const filters of [{ search: 'zzzz-no-such' }, { domains: [] }]) {
+      const { job, text, csv } = await run(filters);
+      expect(job, JSON.stringify(filters)).toMatchObject({ status: 'complete', rowCount: 0, partial: false });
+      expect(text, JSON.stringify(filters)).toBe(`${EXPORT_COLUMNS.join(',')}\r\n`);
+      expect(csv.rows).toEqual([]);
+    }
+  });
+
   it('answers 404 for an unknown job, another account’s job, and a job past its 7 days', async () => {
     const job = (await start()).body.jobId;
     const done = await finish(job);
@@ -243,18 +258,16 @@ describe.each(TARGETS)('exports ($name)', (target) => {
   });
 });
 
-describe('partial exports', () => {
+describe.each(TARGETS)('partial exports ($name)', (target) => {
+  let world: World;
+  let client: Client;
+  serveWorld(target, { exports: { rowCap: 25 } }, (w, c) => ((world = w), (client = c)));
+
   it('are files cut at the row cap: rowCount is the rows written and partial is true', async () => {
-    const world = await createWorld({ exports: { rowCap: 25 } });
-    const call = (path: string, init?: RequestInit) => world.api.fetch(new Request(`http://api.test${path}`, init));
-    const started = await (await call('/v1/exports', { method: 'POST', headers: { 'x-api-key': world.accountKey } })).json();
-    await world.api.exportsIdle();
-    const done = await (await call(`/v1/exports/${started.jobId}`, { headers: { 'x-api-key': world.accountKey } })).json();
-    expect(done).toMatchObject({ status: 'complete', rowCount: 25, partial: true });
-    const { pathname, search } = new URL(done.downloadUrl);
-    const csv = await parseCsv(await (await call(pathname + search)).text());
+    const { job, csv } = await runExport(client, world.accountKey, undefined, { idle: () => world.api.exportsIdle() });
+    expect(job).toMatchObject({ status: 'complete', rowCount: 25, partial: true });
     expect(csv.rows).toHaveLength(25);
-    const first25 = (await (await call('/v1/people?limit=25', { headers: { 'x-api-key': world.accountKey } })).json()).data;
+    const first25 = (await client.get('/v1/people?limit=25', world.accountKey)).body.data;
     expect(csv.rows.map(personFromCsv)).toEqual(first25);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PersonInput, TimeInput } from '../../adapters/node/index.ts';
+import type { PersonInput } from '../../adapters/node/index.ts';
 import { TARGETS } from '../support/targets.ts';
-import { createWorld, NOW, SITES, type World } from '../support/world.ts';
+import { createWorld, NOW, seconds, SITES, visitOn, type World } from '../support/world.ts';
 
 /**
  * Property: whatever a domain-scoped key asks for — any endpoint, any filters, any cursor,
@@ -27,7 +27,6 @@ function mulberry32(seed: number): () => number {
 
 const DOMAINS = SITES.map((s) => s.domain);
 const DAY_MS = 86_400_000;
-const seconds = (t: TimeInput): number => Math.floor((t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t)) / 1000);
 
 /** Domain filter values: every site, parents, case variants, look-alikes, unknown and malformed ones. */
 const DOMAIN_VALUES = [
@@ -347,7 +346,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
           body.data.forEach((p: any, i: number) => {
             const person = site.people.get(p.id);
             expect(person, `${what}\n  lists ${p.id}`).toBeDefined();
-            const visit = person!.visits.find((v) => v.domain === site.domain)!;
+            const visit = visitOn(person!, site.domain)!;
             expect([p.domain, p.clientRef, p.visitCount, Date.parse(p.lastSeen) / 1000], what).toEqual([site.domain, site.clientRef, visit.visitCount, seconds(visit.lastSeen)]);
             if (params.get('hot_leads') === 'true') expect(p.isHotLead, what).toBe(true);
             if (Number.isFinite(after)) expect(Date.parse(p.lastSeen), `${what}\n  ${p.id} not after ${params.get('last_seen_after')}`).toBeGreaterThan(Math.floor(after / 1000) * 1000);

@@ -1,22 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventInput, PersonInput, TimeInput } from '../../adapters/node/index.ts';
+import type { EventInput, PersonInput } from '../../adapters/node/index.ts';
 import { clientFor, errorCode } from '../support/client.ts';
 import { TARGETS } from '../support/targets.ts';
-import { createWorld, NOW, SITES, type World } from '../support/world.ts';
+import { createWorld, NOW, seconds, SITES, visitOn, type World } from '../support/world.ts';
 
 /* ---------- expected answers, computed from what the fixture loaded ---------- */
 
 const DOMAINS = SITES.map((s) => s.domain);
 const DAY_S = 86_400;
 
-const seconds = (t: TimeInput): number => Math.floor((t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t)) / 1000);
 const isoS = (s: number): string => new Date(s * 1000).toISOString().slice(0, 19) + 'Z';
 const clientRefOf = (domain: string): string | null => SITES.find((s) => s.domain === domain)!.clientRef;
-
-/** A person's visit to one site, if any. */
-function visitOn(person: PersonInput, domain: string) {
-  return person.visits.find((v) => v.domain === domain);
-}
 
 /** The people the fixture placed on a site, in list order: the site's lastSeen descending, then id descending. */
 function peopleOn(world: World, domain: string): PersonInput[] {
@@ -322,9 +316,11 @@ describe.each(TARGETS)('domain-scoped keys ($name)', (target) => {
         expect(errorCode(reply)).toBe('scope_not_supported');
       }
     }
-    // An account key is not refused for scope.
+    // An account key is not refused for scope: the same request starts an export.
     const account = await client.send('POST', '/v1/exports', world.accountKey, '{}', { 'content-type': 'application/json' });
-    expect(account.status).not.toBe(403);
+    expect(account.status).toBe(202);
+    expect(account.body).toMatchObject({ jobId: expect.stringMatching(/^exp_/), status: 'processing', statusUrl: `/v1/exports/${account.body.jobId}` });
+    await world.api.exportsIdle();
   });
 
   /* ---------- cursors ---------- */

@@ -6,7 +6,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { RUNTIMES, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../harness/index.ts';
-import { parseCsv } from '../support/csv.ts';
+import { MOUNT_HEADER } from '../../core/http/mount.ts';
+import { clientFor, errorCode, runExport } from '../support/client.ts';
 
 /**
  * The same demo server under Node, Bun and Deno, walked end to end over real HTTP. Node seeds
@@ -62,33 +63,20 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
   let server: Awaited<ReturnType<typeof startServer>>;
-  let get: (path: string, key?: string) => Promise<{ status: number; headers: Headers; body: any }>;
+  let client: ReturnType<typeof clientFor>;
 
   beforeAll(async () => {
     const db = join(dir, `${runtime}.sqlite`);
     copyFileSync(seeded, db);
     server = await startServer(runtime, db);
-    get = async (path, key) => {
-      const res = await fetch(`${server.keys.baseUrl}${path}`, { headers: key ? { 'x-api-key': key } : {} });
-      return { status: res.status, headers: res.headers, body: await res.json() };
-    };
+    client = clientFor((path, init) => fetch(server.keys.baseUrl + path, init));
   }, 120_000);
   afterAll(async () => {
     if (server) await stopServer(server.child, 'SIGKILL');
   });
 
-  const walk = async (path: string, key: string) => {
-    const rows: any[] = [];
-    let cursor: string | undefined;
-    do {
-      const sep = path.includes('?') ? '&' : '?';
-      const reply = await get(`${path}${sep}limit=37${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, key);
-      expect(reply.status, path).toBe(200);
-      rows.push(...reply.body.data);
-      cursor = reply.body.pagination.nextCursor;
-    } while (cursor);
-    return rows;
-  };
+  /** Every row of a list, in pages of 37. */
+  const walk = async (path: string, key: string) => (await client.walk(path, key, 37)).rows;
 
   it('opens the database another runtime made and reuses it', () => {
     expect(server.output()).toContain(`(${runtime})`);
@@ -96,11 +84,24 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
   });
 
   it('answers health without a key, 401 without one elsewhere and 403 for a bad one, each with a unique X-Request-Id', async () => {
-    const replies = [await get('/v1/health'), await get('/v1/people'), await get('/v1/people', `vi_live_${'0'.repeat(40)}`), await get('/v1/nope', server.keys.accountKey)];
+    const replies = [await client.get('/v1/health'), await client.get('/v1/people'), await client.get('/v1/people', `vi_live_${'0'.repeat(40)}`), await client.get('/v1/nope', server.keys.accountKey)];
     expect(replies.map((r) => r.status)).toEqual([200, 401, 403, 404]);
-    expect(replies.slice(1).map((r) => r.body.error.code)).toEqual(['unauthorized', 'forbidden', 'not_found']);
+    expect(replies.slice(1).map(errorCode)).toEqual(['unauthorized', 'forbidden', 'not_found']);
     const ids = replies.map((r) => r.headers.get('x-request-id'));
     expect(new Set(ids).size).toBe(4);
+  });
+
+  it('drops a client’s own x-forwarded-prefix: the API stays at the root', async () => {
+    const evil = { [MOUNT_HEADER]: '/evil' };
+    const health = await client.get('/v1/health', undefined, evil);
+    expect(health.status).toBe(200);
+    expect(health.body).toMatchObject({ status: 'ok' });
+    const people = await client.get('/v1/people?limit=5', server.keys.accountKey, evil);
+    expect(people.status).toBe(200);
+    expect(people.body.data).toHaveLength(5);
+    // Nor does the header open the API under the client's prefix.
+    const moved = await client.get('/evil/v1/people', server.keys.accountKey, evil);
+    expect([moved.status, errorCode(moved)]).toEqual([404, 'not_found']);
   });
 
   it('walks every person and company exactly once, newest first, with rate-limit headers counting down', async () => {
@@ -110,8 +111,8 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
     expect(people.every((p, i) => i === 0 || people[i - 1].lastSeen >= p.lastSeen)).toBe(true);
     const companies = await walk('/v1/companies', server.keys.accountKey);
     expect(companies.length).toBeGreaterThan(0);
-    const a = await get('/v1/stats', server.keys.accountKey);
-    const b = await get('/v1/stats', server.keys.accountKey);
+    const a = await client.get('/v1/stats', server.keys.accountKey);
+    const b = await client.get('/v1/stats', server.keys.accountKey);
     expect(Number(b.headers.get('x-ratelimit-remaining'))).toBe(Number(a.headers.get('x-ratelimit-remaining')) - 1);
     expect(a.body.data.totalPeople).toBe(PEOPLE);
   });
@@ -122,9 +123,9 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
     const events = await walk(`/v1/people/${traveller.id}/events`, server.keys.accountKey);
     expect(events.length).toBeGreaterThan(0);
     expect(events.every((e, i) => i === 0 || events[i - 1].timestamp >= e.timestamp)).toBe(true);
-    const first = await get(`/v1/companies?limit=2`, server.keys.accountKey);
-    const bad = await get(`/v1/companies?limit=2&cursor=${encodeURIComponent(first.body.pagination.nextCursor.slice(0, -2) + 'ff')}`, server.keys.accountKey);
-    expect([bad.status, bad.body.error.code]).toEqual([400, 'invalid_cursor']);
+    const first = await client.get(`/v1/companies?limit=2`, server.keys.accountKey);
+    const bad = await client.get(`/v1/companies?limit=2&cursor=${encodeURIComponent(first.body.pagination.nextCursor.slice(0, -2) + 'ff')}`, server.keys.accountKey);
+    expect([bad.status, errorCode(bad)]).toEqual([400, 'invalid_cursor']);
   });
 
   it('keeps each domain-scoped key inside its site', async () => {
@@ -134,31 +135,20 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((p) => p.domain === first!.domain)).toBe(true);
     const outsider = everyone.find((p) => !mine.some((m) => m.id === p.id))!;
-    expect((await get(`/v1/people/${outsider.id}`, first!.key)).status).toBe(404);
-    expect((await get(`/v1/people?domain=${second!.domain}`, first!.key)).body.data).toEqual([]);
-    const exportTry = await fetch(`${server.keys.baseUrl}/v1/exports`, { method: 'POST', headers: { 'x-api-key': first!.key } });
-    expect(exportTry.status).toBe(403);
+    expect((await client.get(`/v1/people/${outsider.id}`, first!.key)).status).toBe(404);
+    expect((await client.get(`/v1/people?domain=${second!.domain}`, first!.key)).body.data).toEqual([]);
+    const exportTry = await client.send('POST', '/v1/exports', first!.key);
+    expect([exportTry.status, errorCode(exportTry)]).toEqual([403, 'scope_not_supported']);
   });
 
   it('runs an export to complete and streams the CSV through its key-less link', async () => {
-    const started = await fetch(`${server.keys.baseUrl}/v1/exports`, {
-      method: 'POST',
-      headers: { 'x-api-key': server.keys.accountKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ isHotLead: true }),
-    });
+    const { started, job, file, csv } = await runExport(client, server.keys.accountKey, { isHotLead: true }, { pollMs: 100, timeoutMs: 30_000 });
     expect(started.status).toBe(202);
-    const { jobId, statusUrl } = await started.json();
-    let job: any;
-    for (let i = 0; i < 300; i++) {
-      job = (await get(statusUrl, server.keys.accountKey)).body;
-      if (job.status !== 'processing') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(job).toMatchObject({ jobId, status: 'complete', downloadUrlExpiresInSeconds: 900, partial: false });
+    expect(job).toMatchObject({ jobId: started.body.jobId, status: 'complete', downloadUrlExpiresInSeconds: 900, partial: false });
     expect(job.createdAt).toMatch(/\+00:00$/);
-    const file = await fetch(job.downloadUrl);
+    // The link is the server's own: fetched as given, it is the file runExport read.
+    expect(job.downloadUrl.startsWith(`${server.keys.baseUrl}/v1/exports/${started.body.jobId}/download?`)).toBe(true);
     expect(file.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    const csv = await parseCsv(await file.text());
     expect(csv.rows).toHaveLength(job.rowCount);
     expect(csv.rows.every((r) => r.isHotLead === 'true')).toBe(true);
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientFor } from '../support/client.ts';
 
 interface KeysFile {
   baseUrl: string;
@@ -42,19 +43,8 @@ function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<number | nul
   });
 }
 
-async function walk(baseUrl: string, path: string, key: string): Promise<any[]> {
-  const rows: any[] = [];
-  let cursor: string | undefined;
-  do {
-    const sep = path.includes('?') ? '&' : '?';
-    const res = await fetch(`${baseUrl}${path}${sep}limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': key } });
-    expect(res.status, path).toBe(200);
-    const body = await res.json();
-    rows.push(...body.data);
-    cursor = body.pagination.nextCursor;
-  } while (cursor);
-  return rows;
-}
+/** A client of a running server. */
+const clientAt = (baseUrl: string) => clientFor((path, init) => fetch(baseUrl + path, init));
 
 describe('npm start (scripts/serve.ts)', () => {
   let first: Awaited<ReturnType<typeof start>>;
@@ -79,20 +69,21 @@ describe('npm start (scripts/serve.ts)', () => {
 
   it('serves every endpoint through every page with the written keys', async () => {
     const { baseUrl, accountKey, scopedKeys } = first.keys;
-    expect((await fetch(`${baseUrl}/v1/health`)).status).toBe(200);
-    const people = await walk(baseUrl, '/v1/people', accountKey);
+    const client = clientAt(baseUrl);
+    expect((await client.get('/v1/health')).status).toBe(200);
+    const { rows: people } = await client.walk('/v1/people', accountKey);
     expect(people).toHaveLength(120);
-    const companies = await walk(baseUrl, '/v1/companies', accountKey);
+    const { rows: companies } = await client.walk('/v1/companies', accountKey);
     expect(companies.length).toBeGreaterThan(0);
     const longest = people.reduce((a, b) => (b.visitCount > a.visitCount ? b : a));
-    const events = await walk(baseUrl, `/v1/people/${longest.id}/events`, accountKey);
+    const { rows: events } = await client.walk(`/v1/people/${longest.id}/events`, accountKey);
     expect(events.length).toBeGreaterThan(0);
     for (const path of [`/v1/people/${longest.id}`, `/v1/companies/${companies[0].id}`, '/v1/stats']) {
-      expect((await fetch(`${baseUrl}${path}`, { headers: { 'x-api-key': accountKey } })).status, path).toBe(200);
+      expect((await client.get(path, accountKey)).status, path).toBe(200);
     }
     let seenByScoped = 0;
     for (const scoped of scopedKeys) {
-      const rows = await walk(baseUrl, '/v1/people', scoped.key);
+      const { rows } = await client.walk('/v1/people', scoped.key);
       expect(rows.every((p) => p.domain === scoped.domain)).toBe(true);
       seenByScoped += rows.length;
     }
@@ -113,7 +104,7 @@ describe('npm start (scripts/serve.ts)', () => {
       expect(again.output()).not.toContain('Seeded');
       expect(again.output()).toContain('Reusing');
       expect(again.keys.accountKey).toBe(first.keys.accountKey);
-      const people = await walk(again.keys.baseUrl, '/v1/people', again.keys.accountKey);
+      const { rows: people } = await clientAt(again.keys.baseUrl).walk('/v1/people', again.keys.accountKey);
       expect(people).toHaveLength(120);
     } finally {
       expect(await stop(again.child, 'SIGINT')).toBe(0);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { serve, type Api } from '../../adapters/node/index.ts';
 import { clientFor } from './client.ts';
 import { createWorld, type World } from './world.ts';
@@ -35,19 +35,25 @@ export type Client = ReturnType<typeof clientFor>;
 
 /**
  * Registers hooks that build a fresh world, serve it through `target` for the suite, and hand
- * the world, a client and the raw `call` to `use`; the server stops after the suite.
+ * the world, a client and the raw `call` to `use`; the server stops after the suite. With
+ * `per: 'test'`, every test gets a world and server of its own (nothing carries over between
+ * tests: budgets, clock, jobs).
  */
 export function serveWorld(
   target: Target,
   options: Parameters<typeof createWorld>[0],
   use: (world: World, client: Client, call: (path: string, init?: RequestInit) => Promise<Response>) => void,
+  { per = 'suite' }: { per?: 'suite' | 'test' } = {},
 ): void {
   let close: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
+  (per === 'test' ? beforeEach : beforeAll)(async () => {
     const world = await createWorld(options);
     const started = await target.start(world.api);
     close = started.close;
     use(world, clientFor(started.call), started.call);
   });
-  afterAll(() => close?.());
+  (per === 'test' ? afterEach : afterAll)(async () => {
+    await close?.();
+    close = undefined;
+  });
 }

@@ -1,4 +1,4 @@
-import { createApi, ManualClock, type Api, type ApiOptions, type EventInput, type PersonInput } from '../../adapters/node/index.ts';
+import { createApi, ManualClock, type Api, type ApiOptions, type EventInput, type PersonInput, type TimeInput } from '../../adapters/node/index.ts';
 
 /** The sites of account A: clients `alpha` (a domain and its subdomain), a look-alike, `beta`, and one without a clientRef. */
 export const SITES = [
@@ -115,3 +115,11 @@ export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'expo
 export function siteDomainsOf(person: PersonInput): string[] {
   return person.visits.map((v) => v.domain);
 }
+
+/** A person's visit to one site, if any. */
+export function visitOn(person: PersonInput, domain: string) {
+  return person.visits.find((v) => v.domain === domain);
+}
+
+/** A loaded time in whole epoch seconds, as the API keeps it. */
+export const seconds = (t: TimeInput): number => Math.floor((t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t)) / 1000);
