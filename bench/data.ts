@@ -1,35 +1,51 @@
 /**
- * The benchmark database: demo people, sites and companies, plus generated events with journeys
- * of exact sizes, built once per seed and size under bench/.cache and reused after that.
+ * The benchmark databases, built once per seed and size under bench/.cache and reused after that:
+ * the paging data (demo people, sites and companies, plus generated events with journeys of exact
+ * sizes) and the export data (demo people only, many more of them). Both load the demo data as
+ * the demo seeder does, through the admin surface.
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApi, ManualClock } from '../adapters/node/index.ts';
+import { toSeconds } from '../core/admin/inputs.ts';
+import type { Admin } from '../core/index.ts';
 import { deriveDemoKey } from '../scripts/demo-keys.ts';
 import { generateDemo, type DemoData } from '../scripts/demo/generate.ts';
-import { terminalProgress } from '../scripts/demo/progress.ts';
-import { benchEvents, planEvents, seconds } from './journey-events.ts';
+import { SILENT, terminalProgress } from '../scripts/demo/progress.ts';
+import { loadDemo, type SeedProgress } from '../scripts/demo/seed.ts';
+import { benchEvents, planEvents } from './journey-events.ts';
 
 /** The benchmark account's id. */
 export const BENCH_ACCOUNT = 'acc_bench';
 /** The data's "now": every time is at or before it, and the suites' clock stands on it. */
 export const BENCH_ANCHOR = Date.UTC(2026, 10, 20, 12);
-/** Bump when the generated data changes shape, so old cached files are not reused. */
+/** Bump when the paging data changes shape, so old cached files are not reused. */
 const DATA_VERSION = 1;
-/** People per loadPeople call, as the demo seeder does. */
-const PEOPLE_CHUNK = 1_000;
+/** Bump when the export data changes (v2: built like the paging data, its account named alike). */
+const EXPORT_VERSION = 2;
+const DEFAULT_CACHE = join(import.meta.dirname, '.cache');
+
+/** How a database is built. */
+export interface BuildOptions {
+  /** Show a progress bar while building (on a terminal, never in CI). Default true. */
+  progress?: boolean;
+  /** Where built databases are kept. Default `bench/.cache`. */
+  cacheDir?: string;
+}
 
 /** Sizes of the benchmark data set. */
-export interface BenchDataOptions {
+export interface BenchDataOptions extends BuildOptions {
   seed: number;
   people: number;
   events: number;
   /** Exact journey sizes, e.g. `[1000, 10000, 50000]`. */
   journeys: number[];
-  /** Show a progress bar while building (on a terminal, never in CI). Default true. */
-  progress?: boolean;
-  /** Where built databases are kept. Default `bench/.cache`. */
-  cacheDir?: string;
+}
+
+/** A person whose journey has exactly `events` events. */
+export interface Journey {
+  personId: string;
+  events: number;
 }
 
 /** A ready benchmark database and what the suites need to read it. */
@@ -39,7 +55,9 @@ export interface BenchData {
   /** A domain-scoped key of the site the largest journey was last seen on. */
   scopedKey: { domain: string; key: string };
   /** The exact-size journeys, in the order asked for. */
-  journeys: { personId: string; events: number }[];
+  journeys: Journey[];
+  /** The largest of `journeys` (the first such on a tie): the one deep pages and HTTP read. */
+  largest: Journey;
 }
 
 /** The default sizes: fit a 2-core, 24 GiB machine and still show depth effects. */
@@ -53,59 +71,75 @@ export async function benchDatabase(options: BenchDataOptions): Promise<BenchDat
   for (const [name, n] of [['people', people], ['events', events], ...journeys.map((j) => ['journey', j] as const)] as const) {
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`${name} must be a positive integer, got ${n}`);
   }
-  const dir = options.cacheDir ?? join(import.meta.dirname, '.cache');
-  const path = join(dir, `paging-v${DATA_VERSION}-s${seed}-p${people}-e${events}-j${journeys.join('_')}.sqlite`);
   // The demo people take well under a second to regenerate, so the database file is the whole
   // cache: the journey people and keys are recomputed from the seed rather than stored beside it.
   const demo = generateDemo({ seed, people, anchor: BENCH_ANCHOR });
   const plan = planEvents(seed, demo.people, events, journeys);
-  const described = describeData(seed, demo, plan.journeyPeople, journeys, path);
-  if (!existsSync(path)) await build(options, demo, plan, described, path, dir);
-  return described;
+  const described = describeData(seed, demo, plan.journeyPeople, journeys);
+  const file = `paging-v${DATA_VERSION}-s${seed}-p${people}-e${events}-j${journeys.join('_')}.sqlite`;
+  const path = await cachedDatabase(file, `Bench data (seed ${seed})`, options, async (admin, onProgress) => {
+    await loadDemo(admin, BENCH_ACCOUNT, { ...demo, events: () => benchEvents(seed, demo.people, plan), eventCount: events }, onProgress);
+    await admin.issueAccountKey(BENCH_ACCOUNT, { label: 'bench account key', value: described.accountKey });
+    await admin.issueScopedKey(BENCH_ACCOUNT, described.scopedKey.domain, { label: 'bench scoped key', value: described.scopedKey.key });
+  });
+  return { path, ...described };
+}
+
+/** Sizes of an export database. */
+export interface ExportDataOptions extends BuildOptions {
+  seed: number;
+  people: number;
+}
+
+/** Builds (or reuses) a database of `people` demo people and no events (exports read people only); its path. */
+export async function exportDatabase(options: ExportDataOptions): Promise<string> {
+  const { seed, people } = options;
+  if (!Number.isInteger(people) || people < 1) throw new RangeError(`people must be a positive integer, got ${people}`);
+  return cachedDatabase(`export-v${EXPORT_VERSION}-s${seed}-p${people}.sqlite`, `Export data (${people.toLocaleString('en')} people)`, options, async (admin, onProgress) => {
+    // Generated only when building: a million demo people take a while to make.
+    const demo = generateDemo({ seed, people, anchor: BENCH_ANCHOR });
+    await loadDemo(admin, BENCH_ACCOUNT, { ...demo, events: function* () {}, eventCount: 0 }, onProgress);
+  });
 }
 
 /** Keys, scoped site and journey people, as they follow from the seed. */
-function describeData(seed: number, demo: DemoData, journeyPeople: number[], journeys: number[], path: string): BenchData {
-  const largest = journeys.indexOf(Math.max(...journeys));
-  const person = demo.people[journeyPeople[largest]!]!;
-  const latest = person.visits.reduce((a, b) => (seconds(b.lastSeen) > seconds(a.lastSeen) ? b : a));
-  const domain = latest.domain;
+function describeData(seed: number, demo: DemoData, journeyPeople: number[], sizes: number[]): Omit<BenchData, 'path'> {
+  const journeys = sizes.map((events, k) => ({ personId: demo.people[journeyPeople[k]!]!.id, events }));
+  const largest = journeys.reduce((a, b) => (b.events > a.events ? b : a));
+  const person = demo.people[journeyPeople[journeys.indexOf(largest)]!]!;
+  const lastSeen = (visit: (typeof person.visits)[number]) => toSeconds(visit.lastSeen, 'lastSeen');
+  const { domain } = person.visits.reduce((a, b) => (lastSeen(b) > lastSeen(a) ? b : a));
   return {
-    path,
     accountKey: deriveDemoKey(seed, 'bench account'),
     scopedKey: { domain, key: deriveDemoKey(seed, `bench site ${domain}`) },
-    journeys: journeys.map((size, k) => ({ personId: demo.people[journeyPeople[k]!]!.id, events: size })),
+    journeys,
+    largest,
   };
 }
 
-/** Loads everything through the admin surface into `<path>.building`, then renames it into place. */
-async function build(options: BenchDataOptions, demo: DemoData, plan: ReturnType<typeof planEvents>, data: BenchData, path: string, dir: string) {
+/**
+ * `<cacheDir>/<file>`, built first when it is not there: the benchmark account is created and
+ * `fill` loads it into `<file>.building`, which is renamed into place only once complete and
+ * closed, so an interrupted build is never taken for a cached one.
+ */
+async function cachedDatabase(file: string, label: string, options: BuildOptions, fill: (admin: Admin, onProgress: (p: SeedProgress) => void) => Promise<void>): Promise<string> {
+  const dir = options.cacheDir ?? DEFAULT_CACHE;
+  const path = join(dir, file);
+  if (existsSync(path)) return path;
   mkdirSync(dir, { recursive: true });
   const partial = `${path}.building`;
+  // An interrupted build leaves its WAL beside it, which SQLite would replay into the new file.
   for (const leftover of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(leftover, { force: true });
-  const progress = options.progress === false ? { update() {}, stop() {} } : terminalProgress(`Bench data (seed ${options.seed})`);
+  const progress = options.progress === false ? SILENT : terminalProgress(label);
   const api = await createApi({ database: partial, clock: new ManualClock(BENCH_ANCHOR) });
   try {
-    const { admin } = api;
-    await admin.createAccount({ id: BENCH_ACCOUNT, name: 'Benchmark' });
-    for (const site of demo.sites) await admin.registerSite(BENCH_ACCOUNT, site);
-    await admin.loadCompanies(BENCH_ACCOUNT, demo.companies);
-    for (let i = 0; i < demo.people.length; i += PEOPLE_CHUNK) {
-      await admin.loadPeople(BENCH_ACCOUNT, demo.people.slice(i, i + PEOPLE_CHUNK));
-      progress.update({ phase: 'people', done: Math.min(i + PEOPLE_CHUNK, demo.people.length), total: demo.people.length });
-    }
-    let loaded = 0;
-    for (const batch of benchEvents(options.seed, demo.people, plan)) {
-      await admin.loadEvents(BENCH_ACCOUNT, batch);
-      loaded += batch.length;
-      progress.update({ phase: 'events', done: loaded, total: options.events });
-    }
-    await admin.issueAccountKey(BENCH_ACCOUNT, { label: 'bench account key', value: data.accountKey });
-    await admin.issueScopedKey(BENCH_ACCOUNT, data.scopedKey.domain, { label: 'bench scoped key', value: data.scopedKey.key });
+    await api.admin.createAccount({ id: BENCH_ACCOUNT, name: 'Benchmark' });
+    await fill(api.admin, (p) => progress.update(p));
   } finally {
     progress.stop();
     // Closing checkpoints the WAL into the file, so the renamed file is complete on its own.
     await api.close();
   }
   renameSync(partial, path);
+  return path;
 }

@@ -5,11 +5,12 @@
  * because faker per event would make a million events take minutes before loading even starts.
  */
 import { base, en, Faker } from '@faker-js/faker';
+import { toSeconds } from '../core/admin/inputs.ts';
 import type { EventInput, PersonInput } from '../core/index.ts';
 import { createRng, mixSeed, type Rng } from '../scripts/demo/rng.ts';
 
 /** Largest batch `benchEvents` yields: one `admin.loadEvents` transaction. */
-export const EVENT_BATCH = 5_000;
+const EVENT_BATCH = 5_000;
 
 /** Text the events draw from, built once per data set. */
 interface Pools {
@@ -33,12 +34,6 @@ export interface EventPlan {
 const MINUTE = 60;
 const SESSION_GAP = 30 * MINUTE;
 
-/** Epoch seconds of a time the demo data wrote (ISO text, Date or ms). */
-export function seconds(value: PersonInput['visits'][number]['firstSeen']): number {
-  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
-  return Math.floor(ms / 1000);
-}
-
 /**
  * Gives the journeys to the people active longest (largest journey to the longest window), so
  * 50,000 events spread over months rather than piling onto the same second; the rest of `total`
@@ -48,7 +43,7 @@ export function planEvents(seed: number, people: PersonInput[], total: number, j
   const journeySum = journeys.reduce((a, b) => a + b, 0);
   if (journeySum > total) throw new RangeError(`journeys need ${journeySum} events but only ${total} were asked for`);
   if (journeys.length >= people.length) throw new RangeError('need more people than journeys');
-  const span = (p: PersonInput) => Math.max(...p.visits.map((v) => seconds(v.lastSeen))) - Math.min(...p.visits.map((v) => seconds(v.firstSeen)));
+  const span = (p: PersonInput) => Math.max(...p.visits.map((v) => toSeconds(v.lastSeen, 'lastSeen'))) - Math.min(...p.visits.map((v) => toSeconds(v.firstSeen, 'firstSeen')));
   const bySpan = people.map((p, i) => ({ i, span: span(p) })).sort((a, b) => b.span - a.span || a.i - b.i);
   const order = journeys.map((size, k) => ({ size, k })).sort((a, b) => b.size - a.size || a.k - b.k);
   const journeyPeople = new Array<number>(journeys.length);
@@ -97,7 +92,7 @@ function buildPools(seed: number): Pools {
 
 /** One person's events, oldest first, timed inside their visit windows and split into sessions. */
 function personEvents(pools: Pools, rng: Rng, person: PersonInput, count: number): EventInput[] {
-  const visits = person.visits.map((v) => ({ domain: v.domain, first: seconds(v.firstSeen), last: seconds(v.lastSeen), weight: v.visitCount }));
+  const visits = person.visits.map((v) => ({ domain: v.domain, first: toSeconds(v.firstSeen, 'firstSeen'), last: toSeconds(v.lastSeen, 'lastSeen'), weight: v.visitCount }));
   const key = person.id.slice('per_'.length);
   const choices = visits.map((v, k) => [k, v.weight] as const);
   const drawn: { ts: number; visit: number }[] = [];

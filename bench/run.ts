@@ -5,29 +5,35 @@
  *   npm run bench -- --tiny                      # the CI configuration: seconds
  *   npm run bench -- --seed 7 --people 5000 --events 2000000 --suites journey-paging,http --out bench/results
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { benchDatabase, DEFAULT_DATA, TINY_DATA, type BenchData } from './data.ts';
+import { benchDatabase, DEFAULT_DATA, TINY_DATA } from './data.ts';
 import { writeJson } from './report/json.ts';
 import { writeMarkdown } from './report/markdown.ts';
 import { writeCharts } from './report/svg.ts';
 import { formatTable } from './report/table.ts';
 import type { BenchRun, SuiteResult } from './results.ts';
+import { exportSuite } from './suites/export.ts';
+import { httpSuite } from './suites/http.ts';
 import { journeyPagingSuite } from './suites/journey-paging.ts';
+import { peerSuite } from './suites/peer.ts';
 import { peoplePagingSuite } from './suites/people-paging.ts';
+import type { SuiteOptions } from './suites/suite.ts';
 
 /** Every suite, in the order a run takes them. */
 export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export'] as const;
 type SuiteName = (typeof SUITES)[number];
 
-/** Suites written elsewhere, found by file and export name when present. */
-const EXTERNAL: Partial<Record<SuiteName, { file: string; fn: string }>> = {
-  http: { file: 'http.ts', fn: 'httpSuite' },
-  peer: { file: 'peer.ts', fn: 'peerSuite' },
-  export: { file: 'export.ts', fn: 'exportSuite' },
+/** Each suite's entry point: all take the same options. */
+const RUNNERS: Record<SuiteName, (options: SuiteOptions) => Promise<SuiteResult>> = {
+  'journey-paging': journeyPagingSuite,
+  'people-paging': peoplePagingSuite,
+  http: httpSuite,
+  peer: peerSuite,
+  export: exportSuite,
 };
 
 /** What a run does; sizes default to the tiny or the default data set. */
@@ -74,13 +80,14 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
   };
 
   log(`bench data: seed ${options.seed}, ${people.toLocaleString('en')} people, ${events.toLocaleString('en')} events, journeys ${journeys.join(', ')}`);
-  const data = await benchDatabase({ seed: options.seed, people, events, journeys, cacheDir: options.cacheDir });
+  const { seed, cacheDir, tiny } = options;
+  const data = await benchDatabase({ seed, people, events, journeys, cacheDir });
   const failed: string[] = [];
   for (const name of SUITES.filter((s) => suites.includes(s))) {
     const started = performance.now();
     log(`suite ${name}…`);
     try {
-      run.suites.push(await runSuite(name, data, options.tiny, caseLogger(name)));
+      run.suites.push(await RUNNERS[name]({ data, seed, cacheDir, tiny, onCase: caseLogger(name) }));
     } catch (error) {
       if (options.strict) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -96,24 +103,17 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
   return { run, files, failed };
 }
 
-/** One suite: ours directly, the others' by dynamic import so a missing file is a note, not a crash. */
-async function runSuite(name: SuiteName, data: BenchData, tiny: boolean, onCase: (c: string) => void): Promise<SuiteResult> {
-  if (name === 'journey-paging') return journeyPagingSuite({ data, tiny, onCase });
-  if (name === 'people-paging') return peoplePagingSuite({ data, tiny, onCase });
-  const { file, fn } = EXTERNAL[name]!;
-  const path = join(import.meta.dirname, 'suites', file);
-  const skip = (why: string): SuiteResult => ({ suite: name, title: name, cases: [], targets: [], skipped: [why] });
-  if (!existsSync(path)) return skip(`bench/suites/${file} is not there yet`);
-  const suite = ((await import(pathToFileURL(path).href)) as Record<string, unknown>)[fn];
-  if (typeof suite !== 'function') return skip(`bench/suites/${file} does not export ${fn}`);
-  const largest = data.journeys.reduce((a, b) => (b.events > a.events ? b : a));
-  return (suite as (o: object) => Promise<SuiteResult>)({ db: data.path, accountKey: data.accountKey, scopedKey: data.scopedKey, journeyPersonId: largest.personId, tiny });
-}
-
 /** On a terminal, the case being measured on one rewritten line; elsewhere nothing (CI logs stay short). */
 function caseLogger(suite: string): (name: string) => void {
   if (process.env.CI || !process.stderr.isTTY) return () => {};
   return (name) => process.stderr.write(`\r\x1b[K  ${suite}: ${name.slice(0, (process.stderr.columns ?? 100) - suite.length - 6)}`);
+}
+
+/** A command-line flag's positive whole number (`1_000_000` allowed); anything else stops the run. */
+export function positiveInt(flag: string, text: string): number {
+  const n = Number(text.replace(/_/g, ''));
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got ${text}`);
+  return n;
 }
 
 /** The command line: flags → options, then the table on stdout and the files written. */
@@ -130,12 +130,7 @@ async function main(): Promise<void> {
       cache: { type: 'string' },
     },
   });
-  const int = (name: string, text: string | undefined) => {
-    if (text === undefined) return undefined;
-    const n = Number(text.replace(/_/g, ''));
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${text}`);
-    return n;
-  };
+  const int = (name: string, text: string | undefined) => (text === undefined ? undefined : positiveInt(name, text));
   const { run, files, failed } = await runBench({
     tiny: values.tiny!,
     seed: int('seed', values.seed)!,

@@ -7,7 +7,7 @@
 import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 
 /** The floor (or peer) a case is compared with, and by what. */
-export function floorOf(c: CaseResult, suite: SuiteResult): { floor: CaseResult; by: 'time' | 'rate' } | undefined {
+function floorOf(c: CaseResult, suite: SuiteResult): { floor: CaseResult; by: 'time' | 'rate' } | undefined {
   if (c.role !== 'ours') return undefined;
   const named = c.params?.floor;
   if (typeof named === 'string') {
@@ -20,7 +20,7 @@ export function floorOf(c: CaseResult, suite: SuiteResult): { floor: CaseResult;
 }
 
 /** `ours / floor` by median time (lower is better) or by rate (higher is better). */
-export function ratioToFloor(c: CaseResult, suite: SuiteResult): { ratio: number; by: 'time' | 'rate' } | undefined {
+function ratioToFloor(c: CaseResult, suite: SuiteResult): { ratio: number; by: 'time' | 'rate' } | undefined {
   const pair = floorOf(c, suite);
   if (!pair) return undefined;
   const { floor, by } = pair;
@@ -58,4 +58,18 @@ export function boundText(t: TargetResult): string {
 /** Peak memory growth, when measured. */
 export function mb(value: number | undefined): string {
   return value === undefined ? '' : `${value.toFixed(1)} MB`;
+}
+
+/**
+ * A suite's case table as every report lays it out: the column heads, and per case its name and
+ * figures as text (the reports format the name themselves). Peak memory only when measured.
+ */
+export function caseTable(suite: SuiteResult): { head: string[]; rows: { case: CaseResult; figures: string[] }[] } {
+  const withPeak = suite.cases.some((c) => c.peakMb !== undefined);
+  const head = ['case', 'median', 'p99', 'per second', 'vs floor', ...(withPeak ? ['peak memory'] : [])];
+  const rows = suite.cases.map((c) => {
+    const figures = [ms(c.medianMs), ms(c.p99Ms), rate(c.perSecond, c.unit), ratioText(c, suite)];
+    return { case: c, figures: withPeak ? [...figures, mb(c.peakMb)] : figures };
+  });
+  return { head, rows };
 }

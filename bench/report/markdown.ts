@@ -5,13 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchRun, SuiteResult } from '../results.ts';
-import { boundText, mb, ms, rate, ratioText } from './figures.ts';
+import { boundText, caseTable } from './figures.ts';
 
 /** Text safe inside a Markdown table cell. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The summary as Markdown. */
-export function formatMarkdown(run: BenchRun, charts: string[]): string {
+function formatMarkdown(run: BenchRun, charts: string[]): string {
   const { machine } = run;
   const config = Object.entries(run.config)
     .map(([k, v]) => `${k}=${v}`)
@@ -51,13 +51,14 @@ function targetsSection(run: BenchRun): string[] {
 }
 
 function suiteSection(suite: SuiteResult): string[] {
-  const withPeak = suite.cases.some((c) => c.peakMb !== undefined);
   const out = [`## ${suite.title}`, ''];
   if (suite.cases.length > 0) {
-    out.push(`| case | median | p99 | per second | vs floor${withPeak ? ' | peak memory' : ''} |`, `|---|---:|---:|---:|---:|${withPeak ? '---:|' : ''}`);
-    for (const c of suite.cases) {
+    const { head, rows } = caseTable(suite);
+    // The name column left-aligned, the figures right-aligned.
+    out.push(`| ${head.join(' | ')} |`, `|---|${'---:|'.repeat(head.length - 1)}`);
+    for (const { case: c, figures } of rows) {
       const name = c.role === 'ours' ? `**${cell(c.name)}**` : cell(c.name);
-      out.push(`| ${name} | ${ms(c.medianMs)} | ${ms(c.p99Ms)} | ${rate(c.perSecond, c.unit)} | ${ratioText(c, suite)} |${withPeak ? ` ${mb(c.peakMb)} |` : ''}`);
+      out.push(`| ${[name, ...figures].join(' | ')} |`);
     }
     out.push('');
   }

@@ -7,7 +7,7 @@
 export const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00'];
 
 /** Chart size and the plot area inside it. */
-export const BOX = { width: 720, height: 400, left: 72, right: 24, top: 48, bottom: 84 };
+const BOX = { width: 720, height: 400, left: 72, right: 24, top: 48, bottom: 84 };
 /** The plot area inside {@link BOX}: y0 is its bottom edge, y1 its top. */
 export const PLOT = { x0: BOX.left, x1: BOX.width - BOX.right, y0: BOX.height - BOX.bottom, y1: BOX.top };
 

@@ -1,21 +1,16 @@
 /** The terminal table: per suite, every case with its median, p99, rate and ratio to its floor, then the targets. */
 import type { BenchRun, SuiteResult } from '../results.ts';
-import { boundText, mb, ms, rate, ratioText } from './figures.ts';
-
-const HEAD = ['case', 'median', 'p99', 'per second', 'vs floor'];
+import { boundText, caseTable } from './figures.ts';
 
 /** The whole run as plain text columns (no colours, so it reads the same in a CI log). */
 export function formatTable(run: BenchRun): string {
   return run.suites.map(formatSuite).join('\n\n');
 }
 
-function formatSuite(suite: SuiteResult): string {
-  const withPeak = suite.cases.some((c) => c.peakMb !== undefined);
-  const head = withPeak ? [...HEAD, 'peak'] : HEAD;
-  const rows = suite.cases.map((c) => {
-    const row = [c.name, ms(c.medianMs), ms(c.p99Ms), rate(c.perSecond, c.unit), ratioText(c, suite)];
-    return withPeak ? [...row, mb(c.peakMb)] : row;
-  });
+/** One suite's cases, targets and skipped parts. */
+export function formatSuite(suite: SuiteResult): string {
+  const { head, rows: cases } = caseTable(suite);
+  const rows = cases.map((r) => [r.case.name, ...r.figures]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   // The name column is left-aligned, the figures right-aligned so digits line up.
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');

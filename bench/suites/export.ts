@@ -2,25 +2,31 @@
  * Export suite: rows per second and peak memory growth of our export (POST → complete, the CSV
  * written into storage) against the naive floor (better-sqlite3 `iterate()` → fast-csv) and,
  * when installed, the `sqlite3` shell's `-csv` output of the same rows. Each side runs in a
- * fresh process (bench/export.ts), runs alternating so drift hits every side alike.
+ * fresh process (export-runs.ts), runs alternating so drift hits every side alike.
  *
  * The issue's data set holds a few thousand people; exports need many, so this suite reads its
- * own people-only databases, built once per size under bench/.cache (shared with `npm run bench:export`).
+ * own people-only databases, built from the run's seed once per size in the run's cache directory
+ * (shared with `npm run bench:export`, which runs this suite alone).
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { exportDatabase } from '../data.ts';
 import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
-import { exportDatabase, FLOOR_QUERY, inChild, type ExportRun } from '../export.ts';
-import type { SuiteOptions } from './http.ts';
+import { FLOOR_QUERY, inChild, type ExportRun } from './export-runs.ts';
+import type { SuiteOptions } from './suite.ts';
 
-/** The suite's options: the shared ones, and optionally the export sizes (people per database). */
-export interface ExportSuiteOptions extends SuiteOptions {
+/**
+ * What the suite reads of the run's options (it needs no paging data), and what
+ * `npm run bench:export` sets: the sizes (people per database) and runs per side.
+ */
+export interface ExportSuiteOptions extends Pick<SuiteOptions, 'seed' | 'cacheDir' | 'tiny'> {
   exportPeople?: number[];
+  runs?: number;
 }
 
-export const TINY_EXPORT_PEOPLE = [5_000];
-export const DEFAULT_EXPORT_PEOPLE = [100_000, 1_000_000];
+const TINY_EXPORT_PEOPLE = [5_000];
+const DEFAULT_EXPORT_PEOPLE = [100_000, 1_000_000];
 /** Peak memory growth allowed at the largest size. */
 const MEMORY_BOUND_MB = 64;
 
@@ -69,9 +75,9 @@ export async function exportSuite(options: ExportSuiteOptions): Promise<SuiteRes
   const skipped: string[] = shell ? [] : ['sqlite3 shell not installed (Debian package sqlite3): no comparison with `sqlite3 -csv`'];
 
   for (const people of sizes) {
-    const path = await exportDatabase(people);
+    const path = await exportDatabase({ seed: options.seed, people, cacheDir: options.cacheDir });
     // One run at a million rows (each side takes tens of seconds), three below.
-    const count = options.tiny || people >= 1_000_000 ? 1 : 3;
+    const count = options.runs ?? (options.tiny || people >= 1_000_000 ? 1 : 3);
     const runs: Record<'ours' | 'floor' | 'shell', ExportRun[]> = { ours: [], floor: [], shell: [] };
     for (let i = 0; i < count; i++) {
       runs.ours.push(inChild('ours', path));

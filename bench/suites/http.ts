@@ -9,19 +9,7 @@ import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
 import { canPin, loadTest, RUNTIMES, runtimeCommand, runtimeMissing, startServer, stopAll, type ChildServer, type Runtime } from '../servers/control.ts';
 import type { LoadResult } from '../servers/load.ts';
-
-/** What `bench/run.ts` hands every suite. */
-export interface SuiteOptions {
-  /** A SQLite file built through the project's API: people, companies and events of account `acc_bench`. */
-  db: string;
-  /** An account key of that account (sent as `X-API-Key`). */
-  accountKey: string;
-  scopedKey: { domain: string; key: string };
-  /** A person with a long journey. */
-  journeyPersonId: string;
-  /** A configuration that finishes in seconds (CI). */
-  tiny: boolean;
-}
+import { assertSameData, type SuiteOptions } from './suite.ts';
 
 /** How hard and how long to load each server. Rounds alternate ours and the floor, so drift hits both alike. */
 export interface LoadPlan {
@@ -53,15 +41,16 @@ export function foldRounds(name: string, role: CaseResult['role'], runs: LoadRes
   };
 }
 
-/** Fetches a page from both servers and checks they serve the same events: the comparison is only fair if so. */
+/** Fetches a page from both servers and checks they serve the same body: the comparison is only fair if so. */
 async function samePage(ours: ChildServer, floor: ChildServer, path: string, accountKey: string): Promise<void> {
   const get = async (server: ChildServer, headers: Record<string, string>) => {
     const res = await fetch(server.url + path, { headers });
-    if (res.status !== 200) throw new Error(`${server.name}: GET ${path} answered ${res.status}: ${await res.text()}`);
-    return (await res.json()) as { data: unknown[] };
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${server.name}: GET ${path} answered ${res.status}: ${text}`);
+    return text;
   };
   const [a, b] = await Promise.all([get(ours, { 'x-api-key': accountKey }), get(floor, {})]);
-  if (JSON.stringify(a.data) !== JSON.stringify(b.data)) throw new Error(`${ours.name} and ${floor.name} serve different events for ${path}`);
+  assertSameData(a, b, `${floor.name} against ${ours.name}, ${path}`);
 }
 
 /**
@@ -79,7 +68,8 @@ const MISSED_NOTE: Record<Runtime, string> = {
 
 export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
   const plan = options.tiny ? TINY_LOAD : DEFAULT_LOAD;
-  const path = `/v1/people/${encodeURIComponent(options.journeyPersonId)}/events?limit=100`;
+  const { path: db, accountKey, largest } = options.data;
+  const path = `/v1/people/${encodeURIComponent(largest.personId)}/events?limit=100`;
   const cases: CaseResult[] = [];
   const targets: TargetResult[] = [];
   const skipped: string[] = [];
@@ -94,13 +84,13 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
     let ours: ChildServer | undefined;
     let floor: ChildServer | undefined;
     try {
-      ours = await startServer(`${runtime} adapter`, runtimeCommand(runtime, 'bench/servers/api.ts').concat(options.db));
-      floor = await startServer(`naive ${runtime} server`, runtimeCommand(runtime, `bench/servers/naive-${runtime}.ts`).concat(options.db));
-      await samePage(ours, floor, path, options.accountKey);
+      ours = await startServer(`${runtime} adapter`, runtimeCommand(runtime, 'bench/servers/api.ts').concat(db));
+      floor = await startServer(`naive ${runtime} server`, runtimeCommand(runtime, `bench/servers/naive-${runtime}.ts`).concat(db));
+      await samePage(ours, floor, path, accountKey);
       const runs: Record<'ours' | 'floor', LoadResult[]> = { ours: [], floor: [] };
       const load = { connections: plan.connections, seconds: plan.seconds, amount: plan.amount, warmupSeconds: plan.warmupSeconds };
       for (let round = 0; round < plan.rounds; round++) {
-        runs.ours.push(await loadTest({ ...load, url: ours.url + path, headers: { 'x-api-key': options.accountKey } }));
+        runs.ours.push(await loadTest({ ...load, url: ours.url + path, headers: { 'x-api-key': accountKey } }));
         runs.floor.push(await loadTest({ ...load, url: floor.url + path }));
       }
       const params = { runtime, connections: plan.connections };

@@ -23,7 +23,7 @@ const PROFILE =
   'A CPU profile of api.fetch pages (depth 10,000 of the 50k journey, default data) splits one as: SQLite running its three statements (key lookup, person summary, the page joined into one string by SQLite) ~45%; ' +
   'the fetch Request/Response and reading the body stream ~22%; our own JS ~12%; synchronous node:crypto (key SHA-256, cursor HMAC verify and sign) ~3%; Kysely ~1% (hot queries are compiled once per shape and their statements prepared once); GC ~2%. ' +
   'The page statement takes ~85 µs run alone in a tight loop but 150–200 µs between requests, where the JS work in between has evicted what it keeps in the CPU caches; ' +
-  'the floor runs in a tight loop with one cached statement, 100 JSON.parse and one JSON.stringify. ' +
+  'the floor runs in a tight loop with two cached statements (the person, the page), 100 JSON.parse and one JSON.stringify. ' +
   'Reaching 0.6× would need the request/response objects and the key and person lookups to cost next to nothing: they are now most of the gap.';
 
 /**

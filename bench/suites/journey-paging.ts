@@ -3,22 +3,15 @@
  * included) at several depths, and whole walks, each beside the naive floors of journey-floor.ts.
  */
 import type { Api } from '../../core/index.ts';
-import type { BenchData } from '../data.ts';
 import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
-import { JourneyFloor, decodePosition, type Position } from './journey-floor.ts';
+import { decodePosition, type Position } from '../servers/naive-page.ts';
+import { JourneyFloor } from './journey-floor.ts';
+import { depthNote, floorNote } from './journey-notes.ts';
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
-import { depthNote, floorNote } from './journey-notes.ts';
+import { assertSameData, type SuiteOptions } from './suite.ts';
 
 const PAGE = 100;
-
-/** Options of the journey-paging suite. */
-export interface JourneyPagingOptions {
-  data: BenchData;
-  tiny: boolean;
-  /** Told the name of each case as it starts (progress on a terminal). */
-  onCase?: (name: string) => void;
-}
 
 /** `50k`, `2,000`: a journey's size as case names show it. */
 function size(n: number): string {
@@ -51,11 +44,11 @@ async function cursorsAt(api: Api, key: string, personId: string, depths: number
 }
 
 /** Runs the suite over every journey of the data set. */
-export async function journeyPagingSuite(options: JourneyPagingOptions): Promise<SuiteResult> {
+export async function journeyPagingSuite(options: SuiteOptions): Promise<SuiteResult> {
   const { data, tiny } = options;
+  const { largest } = data;
   const key = data.accountKey;
   const deep = tiny ? 1_000 : 10_000;
-  const largest = data.journeys.reduce((a, b) => (b.events > a.events ? b : a));
   const api = await openBenchApi(data.path);
   const floors: JourneyFloor[] = [];
   const pageCases: PagingCase[] = [];
@@ -72,7 +65,9 @@ export async function journeyPagingSuite(options: JourneyPagingOptions): Promise
       for (const depth of depths) {
         const cursor = cursors.get(depth);
         const position = floor.positionAt(depth);
-        checkSamePage(await getText(api, key, path + cursorParam(cursor)), floor.keysetPage(position), `${size(events)} journey @ ${depth}`);
+        const ours = await getText(api, key, path + cursorParam(cursor));
+        assertSameData(ours, floor.keysetPage(position), `${size(events)} journey @ ${depth} (keyset floor)`);
+        assertSameData(ours, floor.offsetPage(depth), `${size(events)} journey @ ${depth} (OFFSET floor)`);
         const at = `${size(events)} journey, page @ ${depth.toLocaleString('en')}${depth === lastDepth(events) ? ' (last)' : ''}`;
         const params = { journey: events, depth, ...(isLargest ? { chart: 'depth' } : {}) };
         const floorName = `${at} · keyset floor`;
@@ -101,12 +96,6 @@ export async function journeyPagingSuite(options: JourneyPagingOptions): Promise
     for (const floor of floors) floor.close();
     await api.close();
   }
-}
-
-/** A floor that returns other events than the API would measure something else: stop instead. */
-function checkSamePage(ours: string, floor: string, where: string): void {
-  const data = (body: string) => JSON.stringify((JSON.parse(body) as { data: unknown[] }).data);
-  if (data(ours) !== data(floor)) throw new Error(`journey floor returns other events than api.fetch at ${where}`);
 }
 
 async function walkApi(api: Api, key: string, path: string): Promise<void> {

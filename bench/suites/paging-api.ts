@@ -4,6 +4,7 @@
  */
 import { createApi, ManualClock, type Api } from '../../adapters/node/index.ts';
 import { BENCH_ANCHOR } from '../data.ts';
+import { UNLIMITED } from '../servers/api-options.ts';
 
 /** Base of the request URLs; in-process, the host is never resolved. */
 const ORIGIN = 'http://bench.local';
@@ -11,7 +12,7 @@ const ORIGIN = 'http://bench.local';
 /** Opens the benchmark database through the Node adapter. */
 export function openBenchApi(path: string): Promise<Api> {
   // The clock stands on the data's anchor, so cursors never expire mid-run and date filters select what they should.
-  return createApi({ database: path, clock: new ManualClock(BENCH_ANCHOR), rateLimits: { accountPerHour: 1e12, scopedKeyPerHour: 1e12 } });
+  return createApi({ database: path, clock: new ManualClock(BENCH_ANCHOR), rateLimits: UNLIMITED });
 }
 
 /** GETs `pathAndQuery` with `key` and returns the body text; anything but 200 is a broken benchmark. */

@@ -11,7 +11,9 @@ import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
 import { canPin, loadTest, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { LoadResult } from '../servers/load.ts';
-import { DEFAULT_LOAD, foldRounds, TINY_LOAD, type SuiteOptions } from './http.ts';
+import { DEFAULT_LOAD, foldRounds, TINY_LOAD } from './http.ts';
+import { cursorParam } from './paging-api.ts';
+import type { SuiteOptions } from './suite.ts';
 
 interface PersonPage {
   data: { id: string; lastSeen: string }[];
@@ -23,7 +25,7 @@ async function walkPeople(server: ChildServer, accountKey: string): Promise<{ pe
   const people: unknown[] = [];
   const cursors: (string | undefined)[] = [undefined];
   for (let cursor: string | undefined; ; ) {
-    const res = await fetch(`${server.url}/v1/people?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': accountKey } });
+    const res = await fetch(`${server.url}/v1/people?limit=100${cursorParam(cursor)}`, { headers: { 'x-api-key': accountKey } });
     if (res.status !== 200) throw new Error(`GET /v1/people answered ${res.status}: ${await res.text()}`);
     const page = (await res.json()) as PersonPage;
     people.push(...page.data);
@@ -45,6 +47,7 @@ async function samePage(ours: string, peer: string, accountKey: string): Promise
 
 export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
   const plan = options.tiny ? TINY_LOAD : DEFAULT_LOAD;
+  const { path: db, accountKey } = options.data;
   const version = (JSON.parse(readFileSync(join(ROOT, 'node_modules/json-server/package.json'), 'utf8')) as { version: string }).version;
   const dir = mkdtempSync(join(tmpdir(), 'vi-bench-peer-'));
   const cases: CaseResult[] = [];
@@ -52,9 +55,9 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
   let ours: ChildServer | undefined;
   let peer: ChildServer | undefined;
   try {
-    ours = await startServer('node adapter', runtimeCommand('node', 'bench/servers/api.ts').concat(options.db));
+    ours = await startServer('node adapter', runtimeCommand('node', 'bench/servers/api.ts').concat(db));
     // The same people, read through our API, as json-server's database file.
-    const { people, cursors } = await walkPeople(ours, options.accountKey);
+    const { people, cursors } = await walkPeople(ours, accountKey);
     const file = join(dir, 'people.json');
     writeFileSync(file, JSON.stringify({ people }));
     peer = await startServer(`json-server ${version}`, runtimeCommand('node', 'bench/servers/json-server.ts').concat(file));
@@ -64,13 +67,13 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
     const load = { connections: plan.connections, seconds: plan.seconds, amount: plan.amount, warmupSeconds: plan.warmupSeconds };
     for (const page of pages >= 3 ? [1, mid] : [1]) {
       const cursor = cursors[page - 1];
-      const oursUrl = `${ours.url}/v1/people?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const oursUrl = `${ours.url}/v1/people?limit=100${cursorParam(cursor)}`;
       const peerUrl = `${peer.url}/people?_sort=lastSeen&_order=desc&_page=${page}&_limit=100`;
-      await samePage(oursUrl, peerUrl, options.accountKey);
+      await samePage(oursUrl, peerUrl, accountKey);
       const runs: Record<'ours' | 'peer', LoadResult[]> = { ours: [], peer: [] };
       for (let round = 0; round < plan.rounds; round++) {
         runs.peer.push(await loadTest({ ...load, url: peerUrl }));
-        runs.ours.push(await loadTest({ ...load, url: oursUrl, headers: { 'x-api-key': options.accountKey } }));
+        runs.ours.push(await loadTest({ ...load, url: oursUrl, headers: { 'x-api-key': accountKey } }));
       }
       const params = { page, people: people.length, connections: plan.connections };
       const mine = foldRounds(`people page ${page} of ${pages}, 100 by lastSeen (ours, Node adapter, cursor)`, 'ours', runs.ours, params);

@@ -4,6 +4,7 @@
  * Like the core it resolves `domain`/`client_ref` to sites per request; it does no auth and no signing.
  */
 import BetterSqlite3 from 'better-sqlite3';
+import { isoSeconds } from '../../core/time/iso.ts';
 
 const PAGE = 100;
 
@@ -136,8 +137,6 @@ function body(data: unknown[], nextCursor: string | undefined): string {
   return JSON.stringify({ data, pagination: { limit: PAGE, count: data.length, ...(nextCursor === undefined ? {} : { nextCursor }) } });
 }
 
-const iso = (s: unknown) => `${new Date((s as number) * 1000).toISOString().slice(0, 19)}Z`;
-
 function toPerson(r: Row, site: SiteRow) {
   return {
     id: r.id,
@@ -154,8 +153,8 @@ function toPerson(r: Row, site: SiteRow) {
     phone: r.phone,
     profileImageUrl: r.profile_image_url,
     visitCount: r.visit_count,
-    firstSeen: iso(r.first_seen),
-    lastSeen: iso(r.last_seen),
+    firstSeen: isoSeconds(r.first_seen as number),
+    lastSeen: isoSeconds(r.last_seen),
     isHotLead: r.is_hot_lead === 1,
     classifiedSeniority: r.classified_seniority,
     classifiedJobFunction: r.classified_job_function,
@@ -181,8 +180,8 @@ function toCompany(r: Row) {
     linkedinUrl: r.linkedin_url,
     employeeCount: r.employee_count,
     visitCount: r.visit_count,
-    firstSeen: iso(r.first_seen),
-    lastSeen: iso(r.last_seen),
+    firstSeen: isoSeconds(r.first_seen as number),
+    lastSeen: isoSeconds(r.last_seen),
     isHotCompany: r.is_hot_company === 1,
     trafficType: r.traffic_type,
     adPlatform: r.ad_platform,

@@ -2,22 +2,15 @@
  * People and companies paging: a page of 100 through `api.fetch`, unfiltered and with each filter,
  * with the account key and with a domain-scoped key, each beside its naive floor (people-floor.ts).
  */
-import type { Api } from '../../core/index.ts';
-import { BENCH_ACCOUNT, BENCH_ANCHOR, type BenchData } from '../data.ts';
+import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 import type { SuiteResult } from '../results.ts';
-import { ListFloor, type ListRequest } from './people-floor.ts';
 import { getText, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
+import { ListFloor, type ListRequest } from './people-floor.ts';
+import { assertSameData, type SuiteOptions } from './suite.ts';
 
 const PAGE = 100;
 const DAY = 86_400;
-
-/** Options of the people-paging suite. */
-export interface PeoplePagingOptions {
-  data: BenchData;
-  tiny: boolean;
-  onCase?: (name: string) => void;
-}
 
 /** One list request, as a query string for the API and as a request for the floor. */
 interface Variant {
@@ -43,7 +36,7 @@ function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
 }
 
 /** Runs the suite: people and companies, account key and scoped key, every filter. */
-export async function peoplePagingSuite(options: PeoplePagingOptions): Promise<SuiteResult> {
+export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteResult> {
   const { data, tiny } = options;
   const api = await openBenchApi(data.path);
   const floor = new ListFloor(data.path, BENCH_ACCOUNT);
@@ -57,7 +50,9 @@ export async function peoplePagingSuite(options: PeoplePagingOptions): Promise<S
           const request: ListRequest = { list, ...v.floor, ...(scoped ? { scopeDomain: data.scopedKey.domain } : {}) };
           const path = `/v1/${list}?limit=${PAGE}${v.query}`;
           const at = `${list}, ${keyLabel}, ${v.label}`;
-          await checkSamePage(api, key, path, floor.page(request), at);
+          const ours = await getText(api, key, path);
+          assertSameData(ours, floor.page(request), at);
+          if ((JSON.parse(ours) as { data: unknown[] }).data.length === 0) throw new Error(`${at} selects nobody: the benchmark would measure an empty page`);
           const params = { list, key: scoped ? 'scoped' : 'account', filter: v.label };
           cases.push(
             { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path) },
@@ -76,12 +71,4 @@ export async function peoplePagingSuite(options: PeoplePagingOptions): Promise<S
     floor.close();
     await api.close();
   }
-}
-
-/** A floor that returns other rows than the API would measure something else: stop instead. */
-async function checkSamePage(api: Api, key: string, path: string, floorBody: string, where: string): Promise<void> {
-  const data = (body: string) => JSON.stringify((JSON.parse(body) as { data: unknown[] }).data);
-  const ours = data(await getText(api, key, path));
-  if (ours !== data(floorBody)) throw new Error(`list floor returns other rows than api.fetch for ${where}`);
-  if (ours === '[]') throw new Error(`${where} selects nobody: the benchmark would measure an empty page`);
 }

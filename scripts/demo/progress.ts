@@ -7,7 +7,8 @@ export interface ProgressDisplay {
   stop(): void;
 }
 
-const SILENT: ProgressDisplay = { update() {}, stop() {} };
+/** A display that shows nothing: for callers that asked for no progress, and where bars would be noise. */
+export const SILENT: ProgressDisplay = { update() {}, stop() {} };
 
 /**
  * One bar per seeding phase on stderr. Silent in CI and when stderr is not a terminal, so

@@ -1,5 +1,5 @@
 import type { Admin } from '../../core/index.ts';
-import { generateDemo, type DemoOptions } from './generate.ts';
+import { generateDemo, type DemoData, type DemoOptions } from './generate.ts';
 
 /** Where seeding is: `done` of `total` items of the current phase. */
 export interface SeedProgress {
@@ -24,7 +24,15 @@ const PEOPLE_CHUNK = 1_000;
  * events batch by batch. It creates no account and issues no keys; that is the caller's part.
  */
 export async function seedDemo(admin: Admin, accountId: string, options: DemoOptions, onProgress?: (p: SeedProgress) => void): Promise<SeedCounts> {
-  const data = generateDemo(options);
+  return loadDemo(admin, accountId, generateDemo(options), onProgress);
+}
+
+/**
+ * Loads demo data already generated into an existing account, as {@link seedDemo} does. Callers
+ * that want the demo people with other events (the benchmark's exact-size journeys, or none)
+ * hand in the data with their own `events` and `eventCount`.
+ */
+export async function loadDemo(admin: Admin, accountId: string, data: DemoData, onProgress?: (p: SeedProgress) => void): Promise<SeedCounts> {
   const report = (phase: SeedProgress['phase'], done: number, total: number) => onProgress?.({ phase, done, total });
 
   report('sites', 0, data.sites.length);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../adapters/node/index.ts';
-import { benchDatabase, type BenchDataOptions } from '../../bench/data.ts';
+import { benchDatabase, exportDatabase, type BenchDataOptions } from '../../bench/data.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-bench-data-'));
 const OPTIONS: BenchDataOptions = { seed: 7, people: 60, events: 3_000, journeys: [250, 1_200], progress: false, cacheDir: dir };
@@ -43,5 +43,23 @@ describe('benchDatabase', () => {
 
   it('refuses journeys larger than the events asked for', async () => {
     await expect(benchDatabase({ ...OPTIONS, events: 1_000 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('exportDatabase', () => {
+  it('builds people without events in the cache directory it is given, then reuses the file', async () => {
+    const options = { seed: 7, people: 50, cacheDir: dir, progress: false };
+    const path = await exportDatabase(options);
+    expect(path.startsWith(dir)).toBe(true);
+    const db = new Database(path, { readonly: true });
+    try {
+      expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM people').get()!.n).toBe(50);
+      expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events').get()!.n).toBe(0);
+    } finally {
+      db.close();
+    }
+    const built = statSync(path).mtimeMs;
+    expect(await exportDatabase(options)).toBe(path);
+    expect(statSync(path).mtimeMs).toBe(built);
   });
 });

@@ -1,0 +1,125 @@
+/**
+ * One measured export of each side, in a fresh process so neither inherits the other's heap or
+ * the build's: our export (POST → complete) and the naive floor (better-sqlite3 `iterate()` of
+ * objects piped into fast-csv), over the same people. The export suite spawns this file as
+ *
+ *   node --expose-gc --import tsx bench/suites/export-runs.ts --run ours|floor --db FILE
+ *
+ * which prints the run as one JSON line.
+ */
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { format } from 'fast-csv';
+import { createApi, ManualClock } from '../../adapters/node/index.ts';
+import { deriveDemoKey } from '../../scripts/demo-keys.ts';
+import { ROOT } from '../../scripts/runtime-command.ts';
+import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
+
+/** The seed of the export databases when `npm run bench:export` is not told one (as `npm run bench`'s). */
+export const EXPORT_SEED = 42;
+
+/** The rows every side exports, in file order: people with their company and attributed site. */
+export const FLOOR_QUERY = `
+    select p.*, c.id as company_id, c.name as company_name, c.domain as company_domain, c.standardized_industry,
+           c.location as company_location, c.employee_count, s.domain as site_domain, s.client_ref
+    from people p left join companies c on c.pk = p.company_pk join sites s on s.pk = p.last_site_pk
+    where p.account_id = '${BENCH_ACCOUNT}' order by p.last_seen desc, p.id desc`;
+
+/** One measured export run. */
+export interface ExportRun {
+  rows: number;
+  seconds: number;
+  peakMb: number;
+}
+
+/** Runs `work` while sampling resident memory; returns seconds taken and peak growth in MB. */
+async function measure(work: () => Promise<number>): Promise<ExportRun> {
+  globalThis.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const started = performance.now();
+  const rows = await work();
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { rows, seconds, peakMb: (peak - base) / 2 ** 20 };
+}
+
+/** The key the export runs use: derived, so repeated runs do not pile keys up in the cached database. */
+const EXPORT_KEY = deriveDemoKey(EXPORT_SEED, 'export bench');
+
+/**
+ * Our export, POST → complete: the background run writing the CSV into storage. Opening the
+ * database, issuing the key, and dropping the job and closing afterwards are outside the timing,
+ * as opening the file is for the floor.
+ */
+async function ours(path: string): Promise<ExportRun> {
+  const api = await createApi({ database: path, clock: new ManualClock(BENCH_ANCHOR) });
+  if (!(await api.admin.describeKey(EXPORT_KEY))) await api.admin.issueAccountKey(BENCH_ACCOUNT, { label: 'export bench', value: EXPORT_KEY });
+  const headers = { 'x-api-key': EXPORT_KEY };
+  const result = await measure(async () => {
+    const res = await api.fetch(new Request('http://bench/v1/exports', { method: 'POST', headers }));
+    const { jobId } = await res.json();
+    await api.exportsIdle();
+    const job = await (await api.fetch(new Request(`http://bench/v1/exports/${jobId}`, { headers }))).json();
+    if (job.status !== 'complete') throw new Error(`export ended ${job.status}: ${job.error}`);
+    return job.rowCount;
+  });
+  await api.db.deleteFrom('export_chunks').execute();
+  await api.db.deleteFrom('export_jobs').execute();
+  await api.close();
+  return result;
+}
+
+/** The naive floor: iterate() objects of the same rows, in the same order, through fast-csv into a file. */
+async function floor(path: string): Promise<ExportRun> {
+  const db = new BetterSqlite3(path, { readonly: true });
+  const out = join(tmpdir(), `vi-floor-${process.pid}.csv`);
+  const result = await measure(async () => {
+    const file = createWriteStream(out);
+    const csv = format({ headers: true, rowDelimiter: '\r\n', includeEndRowDelimiter: true });
+    csv.pipe(file);
+    let rows = 0;
+    for (const row of db.prepare(FLOOR_QUERY).iterate()) {
+      rows++;
+      if (!csv.write(row)) await new Promise((resolve) => csv.once('drain', resolve));
+    }
+    csv.end();
+    await finished(file);
+    return rows;
+  });
+  db.close();
+  rmSync(out, { force: true });
+  return result;
+}
+
+/** Measures one side in a fresh process (this file run as a script). */
+export function inChild(run: 'ours' | 'floor', path: string): ExportRun {
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename, '--run', run, '--db', path], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return JSON.parse(out.trim().split('\n').pop()!) as ExportRun;
+}
+
+/** Run as a script by {@link inChild}, not imported by the suite. */
+function runAsScript(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === import.meta.filename;
+  } catch {
+    return false;
+  }
+}
+
+if (runAsScript()) {
+  const { values } = parseArgs({ options: { run: { type: 'string' }, db: { type: 'string' } } });
+  if ((values.run !== 'ours' && values.run !== 'floor') || !values.db) throw new Error('usage: export-runs.ts --run ours|floor --db FILE');
+  console.log(JSON.stringify(await (values.run === 'ours' ? ours(values.db) : floor(values.db))));
+}
