@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MOUNT_HEADER } from '../../core/index.ts';
+import { bodyTextOf, MOUNT_HEADER } from '../../core/index.ts';
 
 /** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
 export interface FetchHandler {
@@ -65,8 +65,12 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
   // Only the adapter says where the API is mounted; a client's own header is dropped.
   if (mountedAt !== '') headers.set(MOUNT_HEADER, mountedAt);
   else headers.delete(MOUNT_HEADER);
+  // The request's signal aborts when the client goes away before the answer is complete (not
+  // after every answer: an abort builds an exception and runs listeners for nothing).
   const controller = new AbortController();
-  res.on('close', () => controller.abort());
+  res.on('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     const parsed = (req as IncomingMessage & { body?: unknown }).body;
@@ -91,6 +95,13 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   if (!response.body) return void res.writeHead(response.status, headers).end();
+  const text = bodyTextOf(response);
+  if (text !== undefined) {
+    // The core's JSON answers come with the text they were built from: writing it skips
+    // reading the body back out of its web stream, which costs more than the page query.
+    headers['content-length'] = String(Buffer.byteLength(text));
+    return void res.writeHead(response.status, headers).end(text);
+  }
   if (headers['content-type']?.toString().startsWith('application/json')) {
     // JSON answers are one bounded page held in memory: written in one piece, without the
     // per-chunk cost of bridging a web stream to a Node one. Files (CSV downloads) stream.

@@ -3,14 +3,29 @@ import type { ApiError } from './errors.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The text each JSON response was built from, for adapters that can write text directly. */
+const BODY_TEXT = new WeakMap<Response, string>();
+
 /** A JSON response from a value. */
 export function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE } });
+  return rawJson(JSON.stringify(body), status);
 }
 
 /** A JSON response from text that is already JSON (built by SQLite or by concatenation). */
 export function rawJson(text: string, status = 200): Response {
-  return new Response(text, { status, headers: { 'content-type': JSON_TYPE } });
+  const response = new Response(text, { status, headers: { 'content-type': JSON_TYPE } });
+  BODY_TEXT.set(response, text);
+  return response;
+}
+
+/**
+ * The JSON text a response of the core was built from, while its body is unread; undefined for
+ * any other response. Reading a Fetch body back out of its stream costs Node more than the page
+ * query does, so Node's listener writes this text instead; runtimes whose servers take a
+ * Response natively (Bun, Deno) need it not.
+ */
+export function bodyTextOf(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : BODY_TEXT.get(response);
 }
 
 /** The error envelope for an ApiError. */

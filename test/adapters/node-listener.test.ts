@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bodyTextOf, createApi, ManualClock, toNodeListener, type Api, type FetchHandler } from '../../adapters/node/index.ts';
+
+/**
+ * How Node's listener writes answers and reports disconnects: the core's JSON answers are
+ * written from the text they were built from, any other Response is read from its body, and
+ * the Request's signal aborts only when the client leaves before the answer is complete.
+ */
+
+let server: Server | undefined;
+let api: Api | undefined;
+
+afterEach(async () => {
+  if (server) {
+    const s = server;
+    await new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  }
+  await api?.close();
+  server = undefined;
+  api = undefined;
+});
+
+/** Serves a handler through the listener; `closed` resolves after each Node response closes and the listener has seen it. */
+async function serveHandler(handler: FetchHandler): Promise<{ base: string; closed: () => Promise<void> }> {
+  const listener = toNodeListener(handler);
+  let onClose: () => void = () => undefined;
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    // Registered before the listener's own 'close' handler: waiting a turn lets that one run too.
+    res.on('close', () => setImmediate(onClose));
+    listener(req, res);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, closed: () => new Promise<void>((resolve) => (onClose = resolve)) };
+}
+
+describe('the Node listener', () => {
+  it('writes the core JSON answers with an exact byte length, non-ASCII text included', async () => {
+    api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
+    const account = await api.admin.createAccount({ name: 'Listener' });
+    const { key } = await api.admin.issueAccountKey(account.id);
+    const { base } = await serveHandler(api);
+    const id = 'ünïcødé-😀';
+    const res = await fetch(`${base}/v1/people/${encodeURIComponent(id)}`, { headers: { 'x-api-key': key } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.status).toBe(404);
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = JSON.parse(bytes.toString('utf8')) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.message).toContain(id);
+  });
+
+  it('reads the body of a JSON Response the core did not build', async () => {
+    const text = JSON.stringify({ greeting: 'héllo' });
+    const handler: FetchHandler = { fetch: async () => new Response(text, { headers: { 'content-type': 'application/json' } }) };
+    const { base } = await serveHandler(handler);
+    const res = await fetch(`${base}/anything`);
+    expect(await res.text()).toBe(text);
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+  });
+
+  it('offers the core text only while the body is unread', async () => {
+    api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
+    const res = await api.fetch(new Request('http://api.test/v1/people'));
+    const text = bodyTextOf(res);
+    expect(JSON.parse(text!)).toMatchObject({ error: { code: 'unauthorized' } });
+    expect(await res.text()).toBe(text);
+    expect(bodyTextOf(res)).toBeUndefined();
+    expect(bodyTextOf(new Response(text))).toBeUndefined();
+  });
+
+  it('leaves the request signal alone once the answer is complete', async () => {
+    const signals: AbortSignal[] = [];
+    const handler: FetchHandler = {
+      fetch: async (request) => {
+        signals.push(request.signal);
+        return new Response('done');
+      },
+    };
+    const { base, closed } = await serveHandler(handler);
+    const done = closed();
+    expect(await (await fetch(`${base}/x`)).text()).toBe('done');
+    await done;
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+  });
+
+  it('aborts the request signal when the client leaves in the middle of an answer', async () => {
+    let signal: AbortSignal | undefined;
+    const handler: FetchHandler = {
+      fetch: async (request) => {
+        signal = request.signal;
+        // A body that never ends: only the client leaving stops it.
+        const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('partial')) });
+        return new Response(body, { headers: { 'content-type': 'text/plain' } });
+      },
+    };
+    const { base, closed } = await serveHandler(handler);
+    const done = closed();
+    const client = new AbortController();
+    const res = await fetch(`${base}/x`, { signal: client.signal });
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('partial');
+    client.abort();
+    await done;
+    expect(signal!.aborted).toBe(true);
+  });
+});
