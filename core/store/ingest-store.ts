@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
@@ -82,9 +82,9 @@ export class IngestStore {
           .insertInto('people')
           .values(rows)
           .onConflict((oc) =>
-            oc.columns(['account_id', 'id']).doUpdateSet((eb) => {
+            oc.columns(['account_id', 'id']).doUpdateSet(() => {
               const set: Record<string, unknown> = {};
-              for (const column of Object.keys(rows[0]!)) if (column !== 'account_id' && column !== 'id') set[column] = eb.ref(`excluded.${column}` as any);
+              for (const column of Object.keys(rows[0]!)) if (column !== 'account_id' && column !== 'id') set[column] = sql.ref(`excluded.${column}`);
               return set;
             }),
           )
@@ -271,14 +271,17 @@ async function refreshCompanyActivity(trx: Transaction<Database>, companyPks: nu
           .groupBy(['c.pk', 'ps.site_pk']),
       )
       .execute();
-    const ofCompany = (eb: any) => eb.selectFrom('people as p').whereRef('p.company_pk', '=', 'companies.pk');
     await trx
       .updateTable('companies')
-      .set((eb) => ({
-        visit_count: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.sum('p.visit_count').as('v')), eb.val(0)),
-        first_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.min('p.first_seen').as('v')), eb.ref('companies.loaded_at')),
-        last_seen: eb.fn.coalesce(ofCompany(eb).select((e: any) => e.fn.max('p.last_seen').as('v')), eb.ref('companies.loaded_at')),
-      }))
+      .set((eb) => {
+        // A company's figures are its people's; with no people left, none visited since it was loaded.
+        const ofCompany = eb.selectFrom('people as p').whereRef('p.company_pk', '=', 'companies.pk');
+        return {
+          visit_count: eb.fn.coalesce(ofCompany.select((e) => e.fn.sum<number>('p.visit_count').as('v')), eb.val(0)),
+          first_seen: eb.fn.coalesce(ofCompany.select((e) => e.fn.min<number>('p.first_seen').as('v')), eb.ref('companies.loaded_at')),
+          last_seen: eb.fn.coalesce(ofCompany.select((e) => e.fn.max<number>('p.last_seen').as('v')), eb.ref('companies.loaded_at')),
+        };
+      })
       .where('pk', 'in', pks)
       .execute();
   }
