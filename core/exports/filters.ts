@@ -82,6 +82,9 @@ export function sanitizeFilename(requested: string | undefined, createdAtSeconds
 function readArray(key: string, value: unknown): string[] {
   const items = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '') : value;
   if (!Array.isArray(items)) throw badRequest(`Export filter ${key} must be an array of strings or a comma-separated string.`);
+  // An empty list would select nobody (or, read the other way, everybody): neither is what a
+  // caller who meant one of them can rely on, so it is refused, as an empty `search` is.
+  if (items.length === 0) throw badRequest(`Export filter ${key} must list at least one value; leave it out to select everybody.`);
   if (items.length > EXPORT_LIMITS.arrayItems) throw badRequest(`Export filter ${key} may hold at most ${EXPORT_LIMITS.arrayItems} values.`);
   return items.map((item) => {
     if (typeof item !== 'string' || item.trim() === '' || item.length > EXPORT_LIMITS.itemLength) {

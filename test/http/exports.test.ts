@@ -204,6 +204,9 @@ describe.each(TARGETS)('exports ($name)', (target) => {
       [start({ industries: [1, 2] }), 'industries'],
       [start({ regions: 'EMEA' + ',x'.repeat(101) }), 'regions'],
       [start({ domains: ['not a domain'] }), 'domains'],
+      [start({ domains: [] }), 'domains'],
+      [start({ regions: ',' }), 'regions'],
+      [start({ pages: ' , ' }), 'pages'],
       [start({ search: '' }), 'search'],
       [start({ filename: 'x'.repeat(201) }), 'filename'],
       [raw(JSON.stringify({ search: 'x'.repeat(70_000) })), 'bytes'],
@@ -232,7 +235,7 @@ describe.each(TARGETS)('exports ($name)', (target) => {
   });
 
   it('completes an export that matches nobody: rowCount 0, not partial, a file of the header row alone', async () => {
-    for (const filters of [{ search: 'zzzz-no-such' }, { domains: [] }]) {
+    for (const filters of [{ search: 'zzzz-no-such' }, { domains: ['no-such-site.example'] }]) {
       const { job, text, csv } = await run(filters);
       expect(job, JSON.stringify(filters)).toMatchObject({ status: 'complete', rowCount: 0, partial: false });
       expect(text, JSON.stringify(filters)).toBe(`${EXPORT_COLUMNS.join(',')}\r\n`);
