@@ -1,6 +1,7 @@
 /** What the export checks share: section names, job polling, download links and their tampering. */
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
+import { CsvError, parseCsv } from './csv.ts';
 
 export const START = 'POST /v1/exports';
 export const POLL = 'GET /v1/exports/{jobId}';
@@ -28,6 +29,12 @@ export interface Job {
   /** stats.totalPeople just before the start and just after completion, when readable. */
   peopleBefore?: number;
   peopleAfter?: number;
+  /**
+   * The GET /v1/stats replies on either side of the job (their rate-limit headers bracket the
+   * start and every poll, so the budget an export spent can be told without another request).
+   */
+  statsBefore: Reply;
+  statsAfter: Reply;
 }
 
 /**
@@ -83,6 +90,21 @@ export function resolveLink(t: CheckContext, link: string): string {
 /** Fetches a download link without any API key. */
 export const download = (t: CheckContext, link: string) => t.send('GET', resolveLink(t, link), { key: null });
 
+/** The download of a complete job, fetched once per run and shared by the checks that read its file. */
+export function fileOf(t: CheckContext, job: Job): Promise<Reply> {
+  return t.discover.once(`export file ${job.jobId}`, () => download(t, job.final.downloadUrl));
+}
+
+/** The records of a downloaded CSV (header first), or a failure naming what is not RFC 4180 in it. */
+export function recordsOf(t: CheckContext, reply: Reply, what: string): string[][] {
+  try {
+    return parseCsv(reply.text);
+  } catch (error) {
+    if (error instanceof CsvError) t.fail(`${what} is not RFC 4180 CSV: ${error.message}`);
+    throw error;
+  }
+}
+
 /**
  * Polls a job until it leaves `processing`: at once, then backing off to the suggested interval
  * (at most 5 s, so small accounts finish quickly), for at most profile.exportTimeoutSeconds.
@@ -116,10 +138,11 @@ export async function settle(t: CheckContext, reply: Reply): Promise<void> {
   await waitForJob(t, jobId, reply.body?.pollAfterSeconds).catch(() => undefined);
 }
 
-export async function totalPeople(t: CheckContext): Promise<number | undefined> {
+/** Reads GET /v1/stats: the reply, and its totalPeople when it is an integer. */
+export async function totalPeople(t: CheckContext): Promise<{ reply: Reply; people: number | undefined }> {
   const reply = await t.get('/v1/stats');
   const n = reply.body?.data?.totalPeople;
-  return reply.status === 200 && Number.isInteger(n) ? n : undefined;
+  return { reply, people: reply.status === 200 && Number.isInteger(n) ? n : undefined };
 }
 
 /**
@@ -133,7 +156,7 @@ export function exportOf(t: CheckContext, body: unknown, raw?: string): Promise<
   if (!job) {
     // A job that failed is remembered too: starting it again would only spend slots and budget.
     job = (async (): Promise<Job> => {
-      const peopleBefore = await totalPeople(t);
+      const before = await totalPeople(t);
       const start = await t.startExport(body, { raw });
       const what = `POST /v1/exports with ${raw !== undefined ? `body ${JSON.stringify(raw)}` : body === undefined ? 'no body' : JSON.stringify(body)}`;
       if (start.status === 429) t.skip(`${what} answered 429 ${start.body?.error?.code ?? ''}: no export could be started`);
@@ -142,8 +165,8 @@ export function exportOf(t: CheckContext, body: unknown, raw?: string): Promise<
       t.assert(typeof jobId === 'string' && jobId !== '', `${what} has no jobId: ${start.text.slice(0, 200)}`);
       const { polls, final } = await waitForJob(t, jobId, start.body?.pollAfterSeconds);
       const completedSeenAt = performance.now();
-      const peopleAfter = await totalPeople(t);
-      return { jobId, start, polls, final, completedSeenAt, peopleBefore, peopleAfter };
+      const after = await totalPeople(t);
+      return { jobId, start, polls, final, completedSeenAt, peopleBefore: before.people, peopleAfter: after.people, statsBefore: before.reply, statsAfter: after.reply };
     })();
     jobs.set(memoKey, job);
   }

@@ -1,8 +1,7 @@
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
 import type { Check } from '../types.ts';
-import { CsvError, parseCsv } from './csv.ts';
-import { START, POLL, STATES, LIMITS, FIELDS, LINK_SECONDS, sleep, serverTime, parseOffsetTime, jobPath, resolveLink, download, waitForJob, settle, exportOf, fullExport, HOT_ONLY, rowCountOf, tamperings, refused } from './export-support.ts';
+import { START, POLL, STATES, LIMITS, FIELDS, LINK_SECONDS, sleep, serverTime, parseOffsetTime, jobPath, resolveLink, download, fileOf, recordsOf, waitForJob, settle, exportOf, fullExport, HOT_ONLY, rowCountOf, tamperings, refused } from './export-support.ts';
 
 /** Export jobs: starting, polling, completing, and the CSV behind the download link. */
 export const exportChecks: Check[] = [
@@ -71,15 +70,9 @@ export const exportChecks: Check[] = [
     async run(t: CheckContext) {
       const job = await fullExport(t);
       const rowCount = rowCountOf(t, job, 'the complete poll');
-      const reply = await download(t, job.final.downloadUrl);
+      const reply = await fileOf(t, job);
       t.status(reply, 200, `GET downloadUrl without an API key`);
-      let records: string[][];
-      try {
-        records = parseCsv(reply.text);
-      } catch (error) {
-        if (error instanceof CsvError) t.fail(`the download is not RFC 4180 CSV: ${error.message}`);
-        throw error;
-      }
+      const records = recordsOf(t, reply, 'the download');
       t.assert(records.length > 0, 'the download is empty: not even a header row');
       const width = records[0]!.length;
       const ragged = records.findIndex((r) => r.length !== width);

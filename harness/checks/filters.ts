@@ -7,14 +7,14 @@ const EVENTS = 'GET /v1/people/{id}/events';
 const COMPANIES = 'GET /v1/companies';
 
 /** Walks a filtered list with limit 100 (remembered), checking each page's shape. */
-async function filtered(t: CheckContext, path: string, key: string = t.accountKey): Promise<Walk> {
+export async function filtered(t: CheckContext, path: string, key: string = t.accountKey): Promise<Walk> {
   const walk = await t.discover.walk(path, key);
   walk.pages.forEach((r, i) => assertPage(t, r, `GET ${path} page ${i + 1}`, 100));
   return walk;
 }
 
 /** Fails unless every expected id is among the filtered rows (only when the filtered walk is complete). */
-function assertIncludes(t: CheckContext, walk: Walk, expected: any[], what: string, why: string): void {
+export function assertIncludes(t: CheckContext, walk: Walk, expected: any[], what: string, why: string): void {
   if (!walk.complete) return;
   const got = new Set(walk.rows.map((r) => r?.id));
   const missing = expected.filter((p) => !got.has(p.id));
@@ -193,6 +193,33 @@ export const filtersChecks: Check[] = [
       walk.rows.forEach((p, i) => t.assert(p?.isHotLead === true, `GET ${path}: row ${i} (${p?.id}) has isHotLead ${show(p?.isHotLead)}`));
       assertIncludes(t, walk, hot, `GET ${path}`, 'with isHotLead true');
       assertSubset(t, walk, all, `GET ${path}`);
+    },
+  },
+  {
+    id: 'filters.last-seen-after-malformed-400',
+    section: PEOPLE,
+    title: 'A lastSeen-after value that is not an ISO 8601 date answers 400 validation_error with the error envelope, on people and on companies',
+    async run(t: CheckContext) {
+      // Neither is a date in any reading: ignoring such a value would quietly return every row.
+      for (const list of ['people', 'companies']) {
+        for (const value of ['not-a-date', '2026-13-45']) {
+          const path = withQuery(`/v1/${list}`, { [t.profile.lastSeenAfterParam]: value, limit: 1 });
+          t.error(await t.get(path), 400, 'validation_error', `GET ${path}`);
+        }
+      }
+    },
+  },
+  {
+    id: 'filters.hot-leads-malformed-400',
+    section: PEOPLE,
+    title: 'A hot-leads value that is not a boolean answers 400 validation_error with the error envelope',
+    async run(t: CheckContext) {
+      // The spec shows neither the name nor the type; only a boolean flag has values that are clearly malformed.
+      if (!/^(true|false|1|0|yes|no)$/i.test(t.profile.hotLeadsValue)) t.skip(`the profile's hot-leads value ${show(t.profile.hotLeadsValue)} is not a boolean, so which values are malformed is not known`);
+      for (const value of ['maybe', 'tru']) {
+        const path = withQuery('/v1/people', { [t.profile.hotLeadsParam]: value, limit: 1 });
+        t.error(await t.get(path), 400, 'validation_error', `GET ${path}`);
+      }
     },
   },
 ];

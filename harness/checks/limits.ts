@@ -1,6 +1,7 @@
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
 import type { Check } from '../types.ts';
+import { fullExport } from './export-support.ts';
 
 const SECTION = 'Limits';
 /** A cheap request that counts against the budget. */
@@ -91,6 +92,26 @@ export const limitsChecks: Check[] = [
       const after = rate(t, await t.get(CHEAP), `GET ${CHEAP}`);
       if (before.remaining < 2) t.skip(`only ${before.remaining} requests remain this hour`);
       t.assert(after.remaining === before.remaining - 1, `the account's X-RateLimit-Remaining went ${before.remaining} → ${after.remaining} across one account request and three with the ${domain} key`);
+    },
+  },
+  {
+    id: 'limits.export-requests-count',
+    section: SECTION,
+    title: 'An export request (POST /v1/exports) counts against the hourly limit: X-RateLimit-Remaining goes down by one across it, as for a read',
+    flags: ['exports'],
+    async run(t: CheckContext) {
+      // The shared export of everything is bracketed by two GET /v1/stats with the account key, so
+      // its start and polls are the only requests between them: no export is started for this check.
+      const job = await fullExport(t);
+      const before = rate(t, job.statsBefore, 'GET /v1/stats just before POST /v1/exports');
+      const start = rate(t, job.start, 'POST /v1/exports');
+      const after = rate(t, job.statsAfter, 'GET /v1/stats once the export completed');
+      const polls = job.polls.length;
+      if (after.remaining > before.remaining) t.skip(`X-RateLimit-Remaining rose from ${before.remaining} to ${after.remaining} while the export ran: the hourly window turned over`);
+      if (before.remaining < polls + 3) t.skip(`only ${before.remaining} requests remained this hour when the export started`);
+      t.assert(start.remaining === before.remaining - 1, `X-RateLimit-Remaining went ${before.remaining} → ${start.remaining} from the GET /v1/stats just before to the POST /v1/exports: the export request did not count as one request`);
+      const expected = before.remaining - polls - 2;
+      t.assert(after.remaining === expected, `X-RateLimit-Remaining went ${before.remaining} → ${after.remaining} across the POST /v1/exports, ${polls} poll(s) and one GET /v1/stats; with each counted it would be ${expected}`);
     },
   },
   {

@@ -88,6 +88,52 @@ export const scopeChecks: Check[] = [
     },
   },
   {
+    id: 'scope.client-ref-ceiling',
+    section: SECTION,
+    title: 'Passing another client\'s `client_ref` with a scoped key shows none of that client\'s people or events: an empty page or a refusal',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      const all = await accountPeople(t);
+      const related = (d: unknown) => typeof d === 'string' && (domainWithin(d, domain) || domainWithin(domain, d));
+      // The key's own client: whatever clientRef its rows, or the account's rows of its domain, carry.
+      const own = new Set([...walk.rows, ...all.rows.filter((p) => related(p?.domain))].map((p) => p?.clientRef).filter((r) => typeof r === 'string'));
+      const foreign = (r: any) => typeof r?.clientRef === 'string' && r.clientRef !== '' && !own.has(r.clientRef) && !related(r.domain);
+      // Prefer an in-scope person whose journey, as the account sees it, holds another client's
+      // events: only there can an events leak show. The most active people are tried first.
+      let insider: any;
+      let ref: string | undefined;
+      for (const person of [...walk.rows].sort((a, b) => (Number(b.visitCount) || 0) - (Number(a.visitCount) || 0)).slice(0, 20)) {
+        const page = await t.discover.firstPage(eventsPath(person.id), t.accountKey).catch(() => undefined);
+        const event = page?.body.data.find(foreign);
+        if (event) {
+          [insider, ref] = [person, event.clientRef as string];
+          break;
+        }
+      }
+      ref ??= all.rows.find(foreign)?.clientRef;
+      if (!ref) t.skip(`no person or event of a client other than the ${domain} key's own carries a clientRef`);
+      const paths = [withQuery('/v1/people', { client_ref: ref, limit: 100 })];
+      const person = insider ?? walk.rows[0];
+      if (person) paths.push(withQuery(eventsPath(person.id), { client_ref: ref, limit: 100 }));
+      for (const path of paths) {
+        const what = `GET ${path} with the ${domain} key`;
+        const reply = await t.get(path, { key });
+        if (reply.status !== 200) {
+          // The spec does not say how the ceiling meets client_ref; refusing the filter also keeps it.
+          t.assert(reply.status >= 400 && reply.status < 500 && reply.status !== 401 && reply.status !== 429, `${what}: expected an empty page or a 4xx refusal, got ${reply.status} ${reply.text.slice(0, 200)}`);
+          t.envelope(reply, what);
+          continue;
+        }
+        assertPage(t, reply, what, 100);
+        const leaked = reply.body.data.filter((r: any) => !domainWithin(r?.domain, domain) || r?.clientRef === ref);
+        t.assert(leaked.length === 0, `${what}: returns ${leaked.length} rows of another client, e.g. ${show(leaked.slice(0, 3).map((r: any) => ({ domain: r?.domain, clientRef: r?.clientRef })), 200)}`);
+        t.assert(reply.body.data.length === 0, `${what}: returns ${reply.body.data.length} rows of its own domain, which client ${ref} does not cover (the filter was dropped, not applied within the scope)`);
+      }
+      if (!insider) t.skip(`none of the ${domain} key's 20 most active people has events of another client, so an events leak could not show; the people list held`);
+    },
+  },
+  {
     id: 'scope.events-within-domain',
     section: 'GET /v1/people/{id}/events',
     title: 'With a domain-scoped key a journey holds only events from that key\'s domain',
@@ -100,8 +146,9 @@ export const scopeChecks: Check[] = [
       const candidates = [...walk.rows].sort((a, b) => (Number(b.visitCount) || 0) - (Number(a.visitCount) || 0)).slice(0, 20);
       let crossing: any;
       for (const person of candidates) {
-        const reply = await t.get(withQuery(eventsPath(person.id), { limit: 100 }));
-        if (reply.status === 200 && reply.body.data.some((e: any) => !domainWithin(e?.domain, domain))) {
+        // The account's first page of the journey, shared with the other checks that read it.
+        const reply = await t.discover.firstPage(eventsPath(person.id), t.accountKey).catch(() => undefined);
+        if (reply?.body.data.some((e: any) => !domainWithin(e?.domain, domain))) {
           crossing = person;
           break;
         }

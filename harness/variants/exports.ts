@@ -1,6 +1,6 @@
 /** Broken variants of bulk exports: the start body, the finished job and its download link. */
 import type { Api } from '../../core/index.ts';
-import { endpointOf, mapJson, readJson, rebuild, withText, type FetchHandler, type Variant } from './kit.ts';
+import { endpointOf, mapJson, readJson, rebuild, withHeaders, withText, type FetchHandler, type Variant } from './kit.ts';
 
 /** The body filters of POST /v1/exports, as the spec lists them. */
 const EXPORT_FILTERS = new Set([
@@ -19,6 +19,16 @@ function editingCompleteJobs(edit: (job: any) => void): (api: Api) => FetchHandl
       });
     },
   });
+}
+
+/** The body text parsed as a JSON object, or undefined when it is none (the API then answers for itself). */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const body: unknown = JSON.parse(text);
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Remembers the link each complete job was given, from its polls, by job id. */
@@ -119,5 +129,61 @@ export const exportVariants: Variant[] = [
         },
       };
     },
+  },
+  {
+    id: 'export-hot-filter-inverted',
+    rule: 'An export with isHotLead: true holds only current hot leads.',
+    only: ['exports.filtered-rows-match'],
+    wrap: (api) => ({
+      async fetch(request) {
+        if (endpointOf(request).endpoint !== 'exports' || request.method !== 'POST') return api.fetch(request);
+        const text = await request.text();
+        const body = jsonObject(text);
+        // The boolean read the wrong way round: the job counts and writes the people who are not hot leads.
+        if (typeof body?.isHotLead !== 'boolean') return api.fetch(await rebuild(request, { body: text }));
+        return api.fetch(await rebuild(request, { body: JSON.stringify({ ...body, isHotLead: !body.isHotLead }) }));
+      },
+    }),
+  },
+  {
+    id: 'filtered-export-row-count-off',
+    rule: 'rowCount of a complete job is the number of rows in its CSV, for a filtered export too.',
+    only: ['exports.filtered-rows-match'],
+    wrap(api) {
+      const filtered = new Set<string>();
+      return {
+        async fetch(request) {
+          const { endpoint, id } = endpointOf(request);
+          if (endpoint === 'exports' && request.method === 'POST') {
+            const text = await request.text();
+            const response = await api.fetch(await rebuild(request, { body: text }));
+            const jobId = (await readJson(response))?.body?.jobId;
+            if (response.status === 202 && typeof jobId === 'string' && Object.keys(jsonObject(text) ?? {}).length > 0) filtered.add(jobId);
+            return response;
+          }
+          const response = await api.fetch(request);
+          if (endpoint !== 'export' || !id || !filtered.has(id) || response.status !== 200) return response;
+          // The count and the file disagree by a row, as when they come from two queries that differ.
+          return mapJson(response, (job) => {
+            if (job?.status === 'complete' && typeof job.rowCount === 'number') job.rowCount += 1;
+          });
+        },
+      };
+    },
+  },
+  {
+    id: 'default-filename-undated',
+    rule: 'Without a filename, the download is named service_people_<date>.csv.',
+    only: ['exports.default-filename'],
+    wrap: (api) => ({
+      async fetch(request) {
+        const response = await api.fetch(request);
+        if (endpointOf(request).endpoint !== 'download' || response.status !== 200) return response;
+        return withHeaders(response, (h) => {
+          const header = h.get('content-disposition') ?? '';
+          if (/filename="service_people_[^"]*\.csv"/.test(header)) h.set('content-disposition', 'attachment; filename="service_people.csv"');
+        });
+      },
+    }),
   },
 ];

@@ -10,16 +10,17 @@ import { DEFAULT_PROFILE } from '../types.ts';
 import { endpointOf, Keys, withQuery, type Endpoint, type FetchHandler, type Variant } from './kit.ts';
 
 /**
- * A wrapper that deletes `param` on the given endpoints when its value is one the API accepts
- * (`valid`), so that a malformed value is still refused; for account keys only, when `accountOnly`.
+ * A wrapper that deletes `param` on the given endpoints when its one value satisfies `when`; for
+ * account keys only, when `accountOnly`. A variant ignoring a filter picks the values the API
+ * accepts, so that a malformed one is still refused; one accepting malformed values picks those.
  */
-function dropping(param: string, endpoints: Endpoint[], valid: (value: string) => boolean, accountOnly = false): (api: Api) => FetchHandler {
+function dropping(param: string, endpoints: Endpoint[], when: (value: string) => boolean, accountOnly = false): (api: Api) => FetchHandler {
   return (api) => {
     const keys = new Keys(api);
     return {
       async fetch(request) {
         const values = new URL(request.url).searchParams.getAll(param);
-        if (!endpoints.includes(endpointOf(request).endpoint) || values.length !== 1 || !valid(values[0]!)) return api.fetch(request);
+        if (!endpoints.includes(endpointOf(request).endpoint) || values.length !== 1 || !when(values[0]!)) return api.fetch(request);
         // With a scoped key, dropping a client filter would also widen past the ceiling: another rule.
         if (accountOnly && (await keys.isScoped(request))) return api.fetch(request);
         return api.fetch(await withQuery(request, (p) => p.delete(param)));
@@ -58,5 +59,29 @@ export const filterVariants: Variant[] = [
     rule: 'The lastSeen-after filter returns only records whose lastSeen is after the given date.',
     only: ['filters.'],
     wrap: dropping(DEFAULT_PROFILE.lastSeenAfterParam, ['people', 'companies'], (v) => parseIsoInstant(v) !== null),
+  },
+  {
+    id: 'malformed-last-seen-accepted',
+    rule: 'A lastSeen-after value that is not an ISO 8601 date is a 400 validation_error, not ignored.',
+    only: ['filters.last-seen-after-malformed'],
+    wrap: dropping(DEFAULT_PROFILE.lastSeenAfterParam, ['people', 'companies'], (v) => parseIsoInstant(v) === null),
+  },
+  {
+    id: 'malformed-hot-leads-accepted',
+    rule: 'A hot-leads value that is not a boolean is a 400 validation_error, not ignored.',
+    only: ['filters.hot-leads-malformed'],
+    wrap: dropping(DEFAULT_PROFILE.hotLeadsParam, ['people'], (v) => v !== 'true' && v !== 'false'),
+  },
+  {
+    id: 'events-domain-filter-ignored',
+    rule: 'On /v1/people/{id}/events, domain narrows an account key\'s journey to that domain and its subdomains.',
+    only: ['filters.events-domain'],
+    wrap: dropping('domain', ['events'], (v) => v.length <= 253 && normalizeDomain(v) !== null, true),
+  },
+  {
+    id: 'events-client-ref-filter-ignored',
+    rule: 'On /v1/people/{id}/events, client_ref narrows an account key\'s journey to that client\'s domains.',
+    only: ['filters.events-client-ref'],
+    wrap: dropping('client_ref', ['events'], (v) => v.length > 0 && v.length <= 128, true),
   },
 ];

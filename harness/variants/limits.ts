@@ -1,5 +1,5 @@
-/** Broken variants of Limits: the rate-limit headers. */
-import { withHeaders, type Variant } from './kit.ts';
+/** Broken variants of Limits: the rate-limit headers and what counts against the budget. */
+import { endpointOf, Keys, withHeaders, type Variant } from './kit.ts';
 
 export const limitsVariants: Variant[] = [
   {
@@ -13,6 +13,35 @@ export const limitsVariants: Variant[] = [
         return response.status === 429 ? withHeaders(response, (h) => h.delete('retry-after')) : response;
       },
     }),
+  },
+  {
+    id: 'export-requests-free',
+    rule: 'Export requests (POST /v1/exports) count against the hourly rate limit.',
+    only: ['limits.export-requests-count'],
+    wrap(api) {
+      const keys = new Keys(api);
+      // The API's limiter is out of reach, so the variant gives back what each export request took:
+      // from outside that is a server whose limiter skips them.
+      const refunds = new Map<string, number>();
+      return {
+        async fetch(request) {
+          const caller = await keys.of(request);
+          const isExport = endpointOf(request).endpoint === 'exports' && request.method === 'POST';
+          const response = await api.fetch(request);
+          // Scoped keys have budgets of their own (and cannot export): only the account's is bent.
+          if (!caller || caller.domain) return response;
+          // Every export request the limiter let through took one; only the 429 with Retry-After was refused by it.
+          if (isExport && !(response.status === 429 && response.headers.has('retry-after'))) refunds.set(caller.accountId, (refunds.get(caller.accountId) ?? 0) + 1);
+          const refund = refunds.get(caller.accountId) ?? 0;
+          if (refund === 0) return response;
+          return withHeaders(response, (h) => {
+            const remaining = Number(h.get('x-ratelimit-remaining'));
+            const limit = Number(h.get('x-ratelimit-limit'));
+            if (Number.isInteger(remaining) && Number.isInteger(limit)) h.set('x-ratelimit-remaining', String(Math.min(limit, remaining + refund)));
+          });
+        },
+      };
+    },
   },
   {
     id: 'no-ratelimit-remaining-on-errors',

@@ -44,6 +44,16 @@ export const scopeVariants: Variant[] = [
     }),
   },
   {
+    id: 'scoped-client-ref-widens',
+    rule: 'A scoped key passing another client\'s client_ref sees none of that client\'s rows: the scope is a ceiling.',
+    only: ['scope.client-ref-ceiling'],
+    wrap: answeringAsAccount(async (request, keys, api) => {
+      const { endpoint, id } = endpointOf(request);
+      if (!new URL(request.url).searchParams.has('client_ref') || !(await keys.isScoped(request))) return false;
+      return endpoint === 'people' || (endpoint === 'events' && !!id && (await personVisible(api, request)));
+    }),
+  },
+  {
     id: 'scoped-people-leak',
     rule: 'With a domain-scoped key, /v1/people returns only that client\'s visitors.',
     only: ['scope.'],

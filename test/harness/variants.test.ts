@@ -67,15 +67,47 @@ class Client {
     return (await this.pages(path, key)).flatMap((p) => p.data);
   }
 
-  /** Starts an export (body `{}`), lets it finish, and polls it. */
-  async finishedExport(): Promise<any> {
-    const { body } = await this.json('/v1/exports', { method: 'POST', body: {} });
+  /** Starts an export (body `{}` unless another is given), lets it finish, and polls it. */
+  async finishedExport(filters: object = {}): Promise<any> {
+    const { body } = await this.json('/v1/exports', { method: 'POST', body: filters });
     await this.world.api.exportsIdle();
     return (await this.json(`/v1/exports/${body.jobId}`)).body;
   }
 }
 
 type Probe = (c: Client) => Promise<boolean>;
+
+const crossings = new WeakMap<World, Promise<{ id: string; domain: string; clientRef: string }>>();
+
+/**
+ * A person whose first page of events, read on the real API with the account key, holds events of
+ * two clients (so a client filter on the events has something to drop), and one of those events'
+ * domain and clientRef. Found once per world.
+ */
+function crossingPerson(world: World): Promise<{ id: string; domain: string; clientRef: string }> {
+  let found = crossings.get(world);
+  if (!found) {
+    const real = new Client(world.api, world);
+    found = (async () => {
+      for (const person of await real.rows('/v1/people')) {
+        const events: any[] = (await real.json(`/v1/people/${person.id}/events?limit=100`)).body.data;
+        const first = events.find((e) => typeof e.clientRef === 'string');
+        if (first && events.some((e) => e.clientRef !== first.clientRef)) return { id: person.id, domain: first.domain, clientRef: first.clientRef };
+      }
+      throw new Error('no person of the demo data has events of two clients on their first page');
+    })();
+    crossings.set(world, found);
+  }
+  return found;
+}
+
+/** The rows of a finished export's CSV, read with a real CSV parser. */
+async function exportRows(c: Client, job: any): Promise<Record<string, string>[]> {
+  return (await parseCsv(await (await c.send(job.downloadUrl, { key: null })).text())).rows;
+}
+
+/** X-RateLimit-Remaining of a response, as a number. */
+const remaining = (response: Response) => Number(response.headers.get('x-ratelimit-remaining'));
 
 /** What each variant's rule looks like from outside: true while the rule holds. */
 const PROBES: Record<string, Probe> = {
@@ -127,6 +159,41 @@ const PROBES: Record<string, Probe> = {
   'last-seen-after-ignored': async (c) => {
     const after = (await c.json('/v1/people?limit=20')).body.data[19].lastSeen;
     return (await c.rows(`/v1/people?last_seen_after=${after}`)).every((p) => p.lastSeen > after);
+  },
+  'malformed-last-seen-accepted': async (c) => (await c.send('/v1/people?last_seen_after=not-a-date')).status === 400 && (await c.send('/v1/companies?last_seen_after=2026-13-45')).status === 400,
+  'malformed-hot-leads-accepted': async (c) => (await c.send('/v1/people?hot_leads=maybe')).status === 400,
+  'events-domain-filter-ignored': async (c) => {
+    const { id, domain } = await crossingPerson(c.world);
+    const events: any[] = (await c.json(`/v1/people/${id}/events?limit=100&domain=${domain}`)).body.data;
+    return events.length > 0 && events.every((e) => e.domain === domain || e.domain.endsWith(`.${domain}`));
+  },
+  'events-client-ref-filter-ignored': async (c) => {
+    const { id, clientRef } = await crossingPerson(c.world);
+    const events: any[] = (await c.json(`/v1/people/${id}/events?limit=100&client_ref=${encodeURIComponent(clientRef)}`)).body.data;
+    return events.length > 0 && events.every((e) => e.clientRef === clientRef);
+  },
+  'scoped-client-ref-widens': async (c) => {
+    const reply = await c.json('/v1/people?client_ref=globex', { key: c.world.scopedKey });
+    return reply.status === 200 && reply.body.data.length === 0;
+  },
+  'export-requests-free': async (c) => {
+    const before = remaining(await c.send('/v1/stats'));
+    const started = await c.send('/v1/exports', { method: 'POST', body: {} });
+    const after = remaining(await c.send('/v1/stats'));
+    await c.world.api.exportsIdle();
+    return started.status === 202 && after === before - 2;
+  },
+  'export-hot-filter-inverted': async (c) => {
+    const rows = await exportRows(c, await c.finishedExport({ isHotLead: true }));
+    return rows.length > 0 && rows.every((r) => r.isHotLead === 'true');
+  },
+  'filtered-export-row-count-off': async (c) => {
+    const job = await c.finishedExport({ isHotLead: true });
+    return (await exportRows(c, job)).length === job.rowCount;
+  },
+  'default-filename-undated': async (c) => {
+    const download = await c.send((await c.finishedExport()).downloadUrl, { key: null });
+    return /filename="service_people_\d{4}-\d{2}-\d{2}\.csv"/.test(download.headers.get('content-disposition') ?? '');
   },
   'resource-timestamps-offset': async (c) => (await c.json('/v1/people?limit=1')).body.data[0].lastSeen.endsWith('Z'),
   'export-timestamps-z': async (c) => (await c.finishedExport()).completedAt.endsWith('+00:00'),
