@@ -1,117 +1,119 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
-import type { Company } from '../resources/types.ts';
 import type { View } from '../scope/view.ts';
-import { isoSeconds } from '../time/iso.ts';
-import type { Db } from './schema.ts';
+import { CompiledQueries, type Param } from './compiled-queries.ts';
+import { isoSql } from './iso-sql.ts';
+import type { Database, Db } from './schema.ts';
 
 /** Filters of the companies list, already validated. */
 export interface CompanyFilters {
   lastSeenAfter?: number;
 }
 
-interface RawCompany {
-  id: string;
-  name: string;
-  domain: string | null;
-  standardized_industry: string | null;
-  location: string | null;
-  region: string | null;
-  linkedin_url: string | null;
-  employee_count: number | null;
-  visit_count: number;
-  first_seen: number;
-  last_seen: number;
-  is_hot_company: number;
-  traffic_type: string | null;
-  ad_platform: string | null;
+/** A company as the API returns it, as JSON text, plus its position in the list. */
+export interface CompanyRow {
+  json: string;
+  position: CursorPosition;
 }
 
-const PROFILE = [
-  'c.id',
-  'c.name',
-  'c.domain',
-  'c.standardized_industry',
-  'c.location',
-  'c.region',
-  'c.linkedin_url',
-  'c.employee_count',
-  'c.is_hot_company',
-  'c.traffic_type',
-  'c.ad_platform',
-] as const;
+/** What the companies queries select: the company's JSON and its sort key. */
+interface CompanyJsonRow {
+  json: string;
+  id: string;
+  last_seen: number;
+}
 
-/** Reads companies in the shape of the API, within a view. */
+/**
+ * The Company resource as JSON text written by SQLite, in the field order of the `Company` type:
+ * the one mapping from rows to a Company. `activity` is the alias whose visit count and first/last
+ * seen the view reports (`c` account-wide, `cs` for one site).
+ */
+function companyJsonSql(activity: 'c' | 'cs'): RawBuilder<string> {
+  return sql<string>`json_object(
+    'id', c.id, 'name', c.name, 'domain', c.domain, 'standardizedIndustry', c.standardized_industry,
+    'location', c.location, 'region', c.region, 'linkedinUrl', c.linkedin_url, 'employeeCount', c.employee_count,
+    'visitCount', ${sql.ref(`${activity}.visit_count`)}, 'firstSeen', ${isoSql(`${activity}.first_seen`)}, 'lastSeen', ${isoSql(`${activity}.last_seen`)},
+    'isHotCompany', json(iif(c.is_hot_company = 1, 'true', 'false')), 'trafficType', c.traffic_type, 'adPlatform', c.ad_platform)`;
+}
+
+/** Reads companies in the shape of the API, within a view. Queries are compiled once per shape. */
 export class CompaniesStore {
-  constructor(private readonly db: Db) {}
+  readonly #queries: CompiledQueries;
 
-  /** One page of companies, `lastSeen` descending then `id` descending. */
-  async page(view: View, filters: CompanyFilters, after: CursorPosition | null, take: number) {
+  constructor(private readonly db: Db) {
+    this.#queries = new CompiledQueries(db);
+  }
+
+  /** One page of companies, `lastSeen` descending then `id` descending, after `after` when given. */
+  async page(view: View, filters: CompanyFilters, after: CursorPosition | null, take: number): Promise<CompanyRow[]> {
     if (view.kind === 'empty') return [];
-    let raws: RawCompany[];
-    if (view.kind === 'site') {
-      let query = this.#siteQuery(view.site.pk);
-      if (filters.lastSeenAfter !== undefined) query = query.where('cs.last_seen', '>', filters.lastSeenAfter);
-      if (after) query = query.where(sql<boolean>`(cs.last_seen, cs.company_id) < (${after.sortValue}, ${after.id})`);
-      raws = await query.orderBy('cs.last_seen', 'desc').orderBy('cs.company_id', 'desc').limit(take).execute();
-    } else {
-      let query = this.#accountQuery(view);
-      if (filters.lastSeenAfter !== undefined) query = query.where('c.last_seen', '>', filters.lastSeenAfter);
-      if (after) query = query.where(sql<boolean>`(c.last_seen, c.id) < (${after.sortValue}, ${after.id})`);
-      raws = await query.orderBy('c.last_seen', 'desc').orderBy('c.id', 'desc').limit(take).execute();
-    }
-    return raws.map((raw) => ({ company: toCompany(raw), position: { sortValue: raw.last_seen, id: raw.id } }));
+    const since = filters.lastSeenAfter;
+    const values: Record<string, unknown> = { ...viewValues(view), take };
+    if (since !== undefined) values.since = since;
+    if (after) Object.assign(values, { afterTs: after.sortValue, afterId: after.id });
+    const rows = await this.#queries.rows(
+      `page:${viewShape(view)}:${since !== undefined}:${after !== null}`,
+      (p) => {
+        // One table answers activity and order: companies account-wide, company_sites for one site.
+        const [lastSeen, id] = view.kind === 'site' ? [sql.ref('cs.last_seen'), sql.ref('cs.company_id')] : [sql.ref('c.last_seen'), sql.ref('c.id')];
+        let query = this.#viewQuery(p, view);
+        if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
+        if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
+        return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc').limit(p('take'));
+      },
+      values,
+    );
+    return rows.map((row) => ({ json: row.json, position: { sortValue: row.last_seen, id: row.id } }));
   }
 
-  /** One company visible in the view, or undefined. */
-  async get(view: View, id: string): Promise<Company | undefined> {
+  /** One company visible in the view, as JSON text, or undefined. */
+  async get(view: View, id: string): Promise<string | undefined> {
     if (view.kind === 'empty') return undefined;
-    const raw =
-      view.kind === 'site'
-        ? await this.#siteQuery(view.site.pk).where('cs.company_id', '=', id).executeTakeFirst()
-        : await this.#accountQuery(view).where('c.id', '=', id).executeTakeFirst();
-    return raw && toCompany(raw);
+    const [row] = await this.#queries.rows(
+      `get:${viewShape(view)}`,
+      (p) => this.#viewQuery(p, view).where(sql.ref(view.kind === 'site' ? 'cs.company_id' : 'c.id'), '=', p('id')),
+      { ...viewValues(view), id },
+    );
+    return row?.json;
   }
 
-  #accountQuery(view: Extract<View, { kind: 'account' | 'sites' }>) {
+  /**
+   * Companies in the view with their JSON and sort key; a scoped key sees only its site's
+   * activity. The views join different tables, so callers refine it through `sql.ref`.
+   */
+  #viewQuery(p: Param, view: Exclude<View, { kind: 'empty' }>): CompaniesQuery {
+    if (view.kind === 'site') {
+      return this.db
+        .selectFrom('company_sites as cs')
+        .innerJoin('companies as c', 'c.pk', 'cs.company_pk')
+        .select([companyJsonSql('cs').as('json'), 'cs.company_id as id', 'cs.last_seen'])
+        .where('cs.site_pk', '=', p('sitePk'))
+        .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
+    }
     const query = this.db
       .selectFrom('companies as c')
-      .select(PROFILE)
-      .select(['c.visit_count', 'c.first_seen', 'c.last_seen'])
-      .where('c.account_id', '=', view.accountId);
-    if (view.kind === 'account') return query;
-    const sitePks = view.sites.map((s) => s.pk);
-    return query.where((eb) =>
-      eb.exists(eb.selectFrom('company_sites as cs').select('cs.site_pk').whereRef('cs.company_pk', '=', 'c.pk').where('cs.site_pk', 'in', sitePks)),
-    );
-  }
-
-  /** A scoped key's view: the company's activity on that one site only. */
-  #siteQuery(sitePk: number) {
-    return this.db
-      .selectFrom('company_sites as cs')
-      .innerJoin('companies as c', 'c.pk', 'cs.company_pk')
-      .select(PROFILE)
-      .select(['cs.visit_count', 'cs.first_seen', 'cs.last_seen'])
-      .where('cs.site_pk', '=', sitePk);
+      .select([companyJsonSql('c').as('json'), 'c.id', 'c.last_seen'])
+      .where('c.account_id', '=', p('accountId'));
+    if (view.kind === 'account') return query.$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
+    const sitePks = view.sites.map((_, i) => p(`site${i}`));
+    return query
+      .where((eb) => eb.exists(eb.selectFrom('company_sites as cs').select('cs.site_pk').whereRef('cs.company_pk', '=', 'c.pk').where('cs.site_pk', 'in', sitePks)))
+      .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
   }
 }
 
-function toCompany(raw: RawCompany): Company {
-  return {
-    id: raw.id,
-    name: raw.name,
-    domain: raw.domain,
-    standardizedIndustry: raw.standardized_industry,
-    location: raw.location,
-    region: raw.region,
-    linkedinUrl: raw.linkedin_url,
-    employeeCount: raw.employee_count,
-    visitCount: raw.visit_count,
-    firstSeen: isoSeconds(raw.first_seen),
-    lastSeen: isoSeconds(raw.last_seen),
-    isHotCompany: raw.is_hot_company === 1,
-    trafficType: raw.traffic_type,
-    adPlatform: raw.ad_platform,
-  };
+/** A companies query of any view, seen only through its result row. */
+type CompaniesQuery = SelectQueryBuilder<Database, keyof Database, CompanyJsonRow>;
+
+/** What changes a view's SQL: its kind and, for several sites, how many. */
+function viewShape(view: Exclude<View, { kind: 'empty' }>): string {
+  return view.kind === 'sites' ? `sites${view.sites.length}` : view.kind;
+}
+
+/** The values a view binds into its query. */
+function viewValues(view: Exclude<View, { kind: 'empty' }>): Record<string, unknown> {
+  if (view.kind === 'site') return { sitePk: view.site.pk };
+  const values: Record<string, unknown> = { accountId: view.accountId };
+  if (view.kind === 'sites') view.sites.forEach((site, i) => (values[`site${i}`] = site.pk));
+  return values;
 }

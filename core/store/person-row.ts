@@ -1,10 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Site } from '../scope/view.ts';
-
-/** Epoch seconds as `isoSeconds` renders them (`2026-11-21T08:18:00Z`), computed by SQLite. */
-function isoSql(column: string): RawBuilder<string> {
-  return sql<string>`strftime('%Y-%m-%dT%H:%M:%SZ', ${sql.ref(column)}, 'unixepoch')`;
-}
+import { isoSql } from './iso-sql.ts';
 
 /**
  * The Person resource as JSON text written by SQLite, without the attribution fields (`domain`,
