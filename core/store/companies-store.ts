@@ -2,6 +2,7 @@ import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
+import { viewShape, viewValues, type VisibleView } from './view-params.ts';
 import { isoSql } from './iso-sql.ts';
 import type { Database, Db } from './schema.ts';
 
@@ -81,7 +82,7 @@ export class CompaniesStore {
    * Companies in the view with their JSON and sort key; a scoped key sees only its site's
    * activity. The views join different tables, so callers refine it through `sql.ref`.
    */
-  #viewQuery(p: Param, view: Exclude<View, { kind: 'empty' }>): CompaniesQuery {
+  #viewQuery(p: Param, view: VisibleView): CompaniesQuery {
     if (view.kind === 'site') {
       return this.db
         .selectFrom('company_sites as cs')
@@ -104,16 +105,3 @@ export class CompaniesStore {
 
 /** A companies query of any view, seen only through its result row. */
 type CompaniesQuery = SelectQueryBuilder<Database, keyof Database, CompanyJsonRow>;
-
-/** What changes a view's SQL: its kind and, for several sites, how many. */
-function viewShape(view: Exclude<View, { kind: 'empty' }>): string {
-  return view.kind === 'sites' ? `sites${view.sites.length}` : view.kind;
-}
-
-/** The values a view binds into its query. */
-function viewValues(view: Exclude<View, { kind: 'empty' }>): Record<string, unknown> {
-  if (view.kind === 'site') return { sitePk: view.site.pk };
-  const values: Record<string, unknown> = { accountId: view.accountId };
-  if (view.kind === 'sites') view.sites.forEach((site, i) => (values[`site${i}`] = site.pk));
-  return values;
-}

@@ -4,6 +4,7 @@ import type { PersonSummary } from '../resources/types.ts';
 import { personJsonSql, withSite } from './person-row.ts';
 import type { Site, View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
+import { viewShape, viewValues, type VisibleView } from './view-params.ts';
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
 
@@ -103,7 +104,7 @@ export class PeopleStore {
    * People in the view with their JSON, sort key and attributed site; a scoped key sees only its
    * site's visits. The three views join different tables, so callers refine it through `sql.ref`.
    */
-  #viewQuery(p: Param, view: Exclude<View, { kind: 'empty' }>): PeopleQuery {
+  #viewQuery(p: Param, view: VisibleView): PeopleQuery {
     if (view.kind === 'site') {
       return this.db
         .selectFrom('person_sites as ps')
@@ -135,24 +136,11 @@ export class PeopleStore {
 /** A people query of any view, seen only through its result row. */
 type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
 
-/** What changes a view's SQL: its kind and, for several sites, how many. */
-function viewShape(view: Exclude<View, { kind: 'empty' }>): string {
-  return view.kind === 'sites' ? `sites${view.sites.length}` : view.kind;
-}
-
-/** The values a view binds into its query. */
-function viewValues(view: Exclude<View, { kind: 'empty' }>): Record<string, unknown> {
-  if (view.kind === 'site') return { sitePk: view.site.pk };
-  const values: Record<string, unknown> = { accountId: view.accountId };
-  if (view.kind === 'sites') view.sites.forEach((site, i) => (values[`site${i}`] = site.pk));
-  return values;
-}
-
-function toRow(row: PersonJsonRow, view: Exclude<View, { kind: 'empty' }>): PersonRow {
+function toRow(row: PersonJsonRow, view: VisibleView): PersonRow {
   return { json: withSite(row.json, siteOf(row, view)), position: { sortValue: row.last_seen, id: row.id } };
 }
 
-function siteOf(row: PersonJsonRow, view: Exclude<View, { kind: 'empty' }>): Site {
+function siteOf(row: PersonJsonRow, view: VisibleView): Site {
   if (view.kind === 'site') return view.site;
   if (view.kind === 'sites') return view.sites.find((s) => s.pk === row.site_pk)!;
   return { pk: row.site_pk, domain: row.site_domain!, clientRef: row.site_client_ref ?? null };
