@@ -59,7 +59,7 @@ async function samePage(ours: ChildServer, floor: ChildServer, path: string, acc
  * Bun and Deno run the same core.
  */
 const PROFILE_NOTE =
-  'profile (Node, in process): SQLite ~45% of a request (key lookup, person summary, the page), the Request/Response objects ~22%, our own JS ~12%, hashing ~3%; on Node, turning node:http into a Request and the Response back adds to that; the naive server runs two cached statements, JSON.parse and JSON.stringify, with no key, no cursor signature and no Fetch objects';
+  'profile (Node, in process): SQLite ~45% of a request (key lookup, person summary, the page), the Request/Response objects ~22%, our own JS ~12%, hashing ~3%; on Node, the listener also builds a Request from node:http (the JSON answer is written from its text, not read back out of the Response); the naive server runs two cached statements, JSON.parse and JSON.stringify, with no key, no cursor signature and no Fetch objects';
 const MISSED_NOTE: Record<Runtime, string> = {
   node: PROFILE_NOTE,
   bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native)`,
