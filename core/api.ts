@@ -93,7 +93,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const runner = new ExportRunner(exportsStore, sites, clock, {
     batchRows: options.exports?.batchRows ?? 250,
     rowCap: options.exports?.rowCap ?? 1_000_000,
-    chunkChars: options.exports?.chunkChars ?? 256 * 1024,
+    // Below V8's large-object size even as two-byte text: a bigger chunk's string lands in the
+    // old generation, where only a full collection frees it, and memory grew with the run.
+    chunkChars: options.exports?.chunkChars ?? 32 * 1024,
     maxAttempts: 3,
     pace: options.exports?.pace ?? yieldToEventLoop,
     onError: (error) => onError(error),
