@@ -1,6 +1,6 @@
 import { notFound } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
-import { rawJson } from '../http/respond.ts';
+import { jsonList, rawJson } from '../http/respond.ts';
 import { cutPage } from '../paging/page.ts';
 import { LAST_SEEN_AFTER, PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
 
@@ -16,7 +16,7 @@ export async function listCompanies(ctx: RequestContext): Promise<Response> {
   const rows = await services.companies.page(view, filters, page.after, page.limit + 1);
   const { items, pagination } = await cutPage(rows, page, services.cursors, nowSeconds);
   // Rows arrive as the JSON the API returns (built by SQLite), so the page is joined as text.
-  return rawJson(`{"data":[${items.map((r) => r.json).join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+  return jsonList(items, pagination);
 }
 
 /** `GET /v1/companies/{id}`: one company, or 404 when absent or outside the caller's scope. */

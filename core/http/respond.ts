@@ -18,6 +18,11 @@ export function rawJson(text: string, status = 200): Response {
   return response;
 }
 
+/** A list page from resources that are already JSON text (written by SQLite): `{ data, pagination }`. */
+export function jsonList(items: readonly { json: string }[], pagination: unknown): Response {
+  return rawJson(`{"data":[${items.map((item) => item.json).join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+}
+
 /**
  * The JSON text a response of the core was built from, while its body is unread; undefined for
  * any other response. Reading a Fetch body back out of its stream costs Node more than the page

@@ -37,15 +37,16 @@ export function dispositionFilename(header: string): string | undefined {
  * The spec says only `<date>`, so any of them is the export's date.
  */
 function exportDays(job: Job, reply: Reply): Set<string> {
+  const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10).replace(/-/g, '');
   const days = new Set<string>();
   for (const stamp of [job.final.createdAt, job.final.completedAt]) {
     if (typeof stamp !== 'string') continue;
     if (/^\d{4}-\d\d-\d\d/.test(stamp)) days.add(stamp.slice(0, 10).replace(/-/g, ''));
     const ms = Date.parse(stamp);
-    if (!Number.isNaN(ms)) days.add(new Date(ms).toISOString().slice(0, 10).replace(/-/g, ''));
+    if (!Number.isNaN(ms)) days.add(utcDay(ms));
   }
   const at = serverTime(reply);
-  if (at !== undefined) days.add(new Date(at).toISOString().slice(0, 10).replace(/-/g, ''));
+  if (at !== undefined) days.add(utcDay(at));
   return days;
 }
 
