@@ -26,6 +26,39 @@ import { ExportRunner, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
 import { loadOrCreateSecret } from './store/meta-store.ts';
+import { WebhooksStore } from './store/webhooks-store.ts';
+import { WebhookDispatcher } from './webhooks/dispatcher.ts';
+import { WebhookAdmin } from './webhooks/webhook-admin.ts';
+
+/** Webhook tuning; every field has a default. */
+export interface WebhookOptions {
+  /** The most events one `person.activity` delivery carries. Default 100. */
+  activityCap?: number;
+  /** Requests in flight to one endpoint at most. Default 4. */
+  concurrencyPerEndpoint?: number;
+  /** How long a receiver has to answer, in milliseconds. Default 15,000. */
+  requestTimeoutMs?: number;
+  /** How often the background looks for due deliveries, in milliseconds (loads wake it at once). Default 1,000. */
+  pollIntervalMs?: number;
+  /** How long a claim holds a delivery, in clock seconds. Default 60 (it must outlast a request). */
+  leaseSeconds?: number;
+  /** Jitter source in [0, 1). Default Math.random. */
+  random?: () => number;
+  /**
+   * Send deliveries in the background of this process. Default true; false leaves them in the
+   * outbox for `api.webhooks.deliverDue()` or another process sharing the database.
+   */
+  background?: boolean;
+}
+
+/** Control of webhook sending. */
+export interface ApiWebhooks {
+  /** Sends every delivery due now (by the API's clock) and resolves when all were answered. */
+  deliverDue(): Promise<void>;
+  /** Resolves once no delivery is being sent. */
+  idle(): Promise<void>;
+}
+
 
 /** Requests per hour, per customer account and per domain-scoped key. */
 export interface RateLimits {
@@ -61,6 +94,8 @@ export interface ApiOptions {
   digests?: Digests;
   /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
   onError?: (error: unknown, request?: Request) => void;
+  /** Webhook delivery tuning. */
+  webhooks?: WebhookOptions;
 }
 
 /** The API: a fetch handler plus the admin surface that sets up accounts, keys and data. */
@@ -71,7 +106,9 @@ export interface Api {
   clock: Clock;
   /** Resolves once no export job is running (for tests and orderly shutdown). */
   exportsIdle(): Promise<void>;
-  /** Stops running exports (they resume on the next start); the database stays open. */
+  /** Webhook sending: deliver what is due now, or wait for sending to settle. */
+  webhooks: ApiWebhooks;
+  /** Stops running exports and webhook sending (both resume on the next start); the database stays open. */
   close(): Promise<void>;
 }
 
@@ -117,7 +154,22 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   // Jobs past retention go; jobs a previous process left running carry on.
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   await runner.resumeInterrupted();
-  const admin = new Admin(db, clock, sites, services.keys, new IngestStore(db), digests);
+  const webhooksStore = new WebhooksStore(db);
+  const requestTimeoutMs = options.webhooks?.requestTimeoutMs ?? 15_000;
+  const dispatcher = new WebhookDispatcher(webhooksStore, clock, {
+    concurrencyPerEndpoint: options.webhooks?.concurrencyPerEndpoint ?? 4,
+    requestTimeoutMs,
+    pollIntervalMs: options.webhooks?.pollIntervalMs ?? 1000,
+    leaseSeconds: options.webhooks?.leaseSeconds ?? Math.max(60, Math.ceil(requestTimeoutMs / 1000) * 2),
+    random: options.webhooks?.random ?? Math.random,
+    background: options.webhooks?.background ?? true,
+    onError: (error) => onError(error),
+  });
+  const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());
+  const ingest = new IngestStore(db, { activityCap: options.webhooks?.activityCap ?? 100 });
+  const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, () => dispatcher.wake());
+  // Deliveries a previous process left pending go out now.
+  dispatcher.start();
   const limiter = new HourlyRateLimiter(clock);
   const match = createMatcher(ROUTES);
 
@@ -169,7 +221,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     db,
     clock,
     exportsIdle: () => runner.idle(),
-    close: () => runner.stop(),
+    webhooks: { deliverDue: () => dispatcher.deliverDue(), idle: () => dispatcher.idle() },
+    close: async () => {
+      await Promise.all([runner.stop(), dispatcher.stop()]);
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 /** The runtime-neutral core: `createApi` over a Kysely SQLite database, plus the contract types. */
-export { createApi, DEFAULT_RATE_LIMITS, type Api, type ApiOptions, type RateLimits } from './api.ts';
+export { createApi, DEFAULT_RATE_LIMITS, type Api, type ApiOptions, type ApiWebhooks, type RateLimits, type WebhookOptions } from './api.ts';
 export { Admin, type IssuedKey, type IssueKeyOptions, type SiteInfo } from './admin/admin.ts';
 export { AdminError, type CompanyInput, type EventInput, type PersonInput, type VisitInput, type TimeInput } from './admin/inputs.ts';
 export { ManualClock, systemClock, type Clock } from './time/clock.ts';
@@ -12,3 +12,14 @@ export type { Database, Db } from './store/schema.ts';
 export { HOT_LEADS, LAST_SEEN_AFTER, MAX_PAGE_SIZE } from './handlers/filters.ts';
 export { DEFAULT_STATS_DAYS } from './handlers/stats.ts';
 export * from './resources/types.ts';
+export { generateWebhookSecret, signWebhook, webhookHeaders, secretProblem, SECRET_PREFIX } from './webhooks/signing.ts';
+export { RETRY_SCHEDULE_SECONDS, MAX_ATTEMPTS } from './webhooks/schedule.ts';
+export {
+  WebhookAdmin,
+  DEFAULT_ROTATION_OVERLAP_SECONDS,
+  type WebhookAttempt,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointInput,
+  type WebhookEndpointWithSecret,
+} from './webhooks/webhook-admin.ts';

@@ -8,6 +8,7 @@ import type { Db } from '../store/schema.ts';
 import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
+import type { WebhookAdmin } from '../webhooks/webhook-admin.ts';
 import { AdminError, requireText, type CompanyInput, type EventInput, type PersonInput } from './inputs.ts';
 
 /** A key as issued: the only time its value is ever returned. */
@@ -43,6 +44,10 @@ export class Admin {
     private readonly keys: KeysStore,
     private readonly ingest: IngestStore,
     private readonly digests: Digests,
+    /** Webhook endpoints, their secrets and their delivery log. */
+    readonly webhooks: WebhookAdmin,
+    /** Told after a load wrote webhook deliveries, so they go out at once. */
+    private readonly onLoaded: () => void = () => undefined,
   ) {}
 
   /** Creates a partner account. */
@@ -129,13 +134,17 @@ export class Admin {
   /** Loads people (inserted, or replaced by id) with their visits per client site. */
   async loadPeople(accountId: string, people: PersonInput[]): Promise<number> {
     await this.#requireAccount(accountId);
-    return this.ingest.loadPeople(accountId, people, await this.sites.list(accountId));
+    const loaded = await this.ingest.loadPeople(accountId, people, await this.sites.list(accountId), this.#now());
+    this.onLoaded();
+    return loaded;
   }
 
   /** Loads events; returns how many were new (an eventId already loaded is skipped). */
   async loadEvents(accountId: string, events: EventInput[]): Promise<number> {
     await this.#requireAccount(accountId);
-    return this.ingest.loadEvents(accountId, events, await this.sites.list(accountId));
+    const loaded = await this.ingest.loadEvents(accountId, events, await this.sites.list(accountId), this.#now());
+    this.onLoaded();
+    return loaded;
   }
 
   async #issue(accountId: string, site: Site | null, options: IssueKeyOptions): Promise<IssuedKey> {

@@ -125,6 +125,47 @@ export interface Health {
   time: DateTime;
 }
 
+/** The kinds of webhook event: `person.identified` is on for every endpoint, `person.activity` is opt-in. */
+export type WebhookEventKind = 'person.identified' | 'person.activity';
+export const WEBHOOK_EVENT_KINDS: readonly WebhookEventKind[] = ['person.identified', 'person.activity'];
+
+/** The envelope of every webhook delivery. */
+export interface WebhookPayload<K extends WebhookEventKind = WebhookEventKind, D = unknown> {
+  /** The delivery's id: the same as the `webhook-id` header, and the same on every retry. */
+  webhookId: string;
+  event: K;
+  /** When this attempt was sent. */
+  timestamp: DateTime;
+  /** The client site the event happened on. */
+  domain: string;
+  /** That site's label; `null` for a site registered without one. */
+  clientRef: string | null;
+  data: D;
+}
+
+/** `data` of `person.activity`: one person's new events on one site, oldest first. */
+export interface PersonActivityData {
+  person: { id: string; email: string | null };
+  /** Each event as the events endpoint returns it, oldest first. */
+  events: VisitorEvent[];
+  /** How many events this delivery carries. */
+  eventCount: number;
+  /** True when the person had more new events than the per-delivery cap: page the events endpoint for the rest. */
+  truncated: boolean;
+}
+
+/** `data` of `person.identified`: the Person as the account-wide read API returned it when they were identified. */
+export interface PersonIdentifiedData {
+  person: Person;
+}
+
+/** A `person.activity` delivery's body. */
+export type PersonActivityPayload = WebhookPayload<'person.activity', PersonActivityData>;
+/** A `person.identified` delivery's body. */
+export type PersonIdentifiedPayload = WebhookPayload<'person.identified', PersonIdentifiedData>;
+/** Any delivery's body. */
+export type AnyWebhookPayload = PersonActivityPayload | PersonIdentifiedPayload;
+
 /** Every error code the API answers with. */
 export type ErrorCode =
   | 'bad_request'

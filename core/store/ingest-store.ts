@@ -5,13 +5,26 @@ import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import { isoSeconds } from '../time/iso.ts';
 import type { Database, Db } from './schema.ts';
+import { subscribedEndpoints, writeActivity, writeIdentified, type IdentifiedPair, type NewEvent } from './webhook-outbox.ts';
 
 /** Rows per multi-row INSERT: well under SQLite's bound-parameter limit for our widest table. */
 const CHUNK = 400;
 
-/** Loads companies, people and events into an account. Each load is one transaction: all or nothing. */
+/** What loading needs to know about webhooks. */
+export interface IngestOptions {
+  /** The most events one `person.activity` delivery carries. */
+  activityCap: number;
+}
+
+/**
+ * Loads companies, people and events into an account. Each load is one transaction: all or nothing,
+ * webhook deliveries for what it loaded included.
+ */
 export class IngestStore {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly options: IngestOptions = { activityCap: 100 },
+  ) {}
 
   /** Inserts or replaces companies by id. */
   async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number): Promise<number> {
@@ -62,11 +75,14 @@ export class IngestStore {
     return rows.length;
   }
 
-  /** Inserts or replaces people by id, with their visits per site. */
-  async loadPeople(accountId: string, people: PersonInput[], sites: Site[]): Promise<number> {
+  /** Inserts or replaces people by id, with their visits per site; a person first seen on a site is `person.identified`. */
+  async loadPeople(accountId: string, people: PersonInput[], sites: Site[], nowSeconds: number): Promise<number> {
     const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
+    const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     const prepared = people.map((p, i) => preparePerson(accountId, p, i, siteByDomain));
     await this.db.transaction().execute(async (trx) => {
+      const identifiedTo = await subscribedEndpoints(trx, accountId, 'person.identified');
+      const identified: IdentifiedPair[] = [];
       const companyIds = [...new Set(people.map((p) => p.companyId).filter((id): id is string => !!id))];
       const companyPks = await pksById(trx, 'companies', accountId, companyIds);
       // Companies whose figures change: the ones these people join, and the ones they leave.
@@ -92,20 +108,31 @@ export class IngestStore {
           .execute();
         const pkById = new Map(inserted.map((r) => [r.id, r.pk]));
         const pks = inserted.map((r) => r.pk);
+        const before = identifiedTo.length > 0 ? await visitedSites(trx, pks) : new Set<string>();
         await trx.deleteFrom('person_sites').where('person_pk', 'in', pks).execute();
         const visits = batch.flatMap(({ row, visits }) => visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id })));
         for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
+        if (identifiedTo.length > 0) {
+          for (const v of visits) if (!before.has(`${v.person_pk}:${v.site_pk}`)) identified.push({ personPk: v.person_pk, site: siteByPk.get(v.site_pk)! });
+        }
       }
       await refreshCompanyActivity(trx, [...affected]);
+      await writeIdentified(trx, identifiedTo, identified, nowSeconds);
     });
     return prepared.length;
   }
 
-  /** Inserts events; an eventId already loaded in the account is left as it was. */
-  async loadEvents(accountId: string, events: EventInput[], sites: Site[]): Promise<number> {
+  /**
+   * Inserts events; an eventId already loaded in the account is left as it was. The new ones of
+   * each (person, site) become one `person.activity` delivery per subscribed endpoint.
+   */
+  async loadEvents(accountId: string, events: EventInput[], sites: Site[], nowSeconds: number): Promise<number> {
     const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
+    const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     let inserted = 0;
     await this.db.transaction().execute(async (trx) => {
+      const activityTo = await subscribedEndpoints(trx, accountId, 'person.activity');
+      const fresh: NewEvent[] = [];
       const personPks = await pksById(trx, 'people', accountId, [...new Set(events.map((e) => String(e.personId)))]);
       const visited = await visitedSites(trx, [...personPks.values()]);
       for (let i = 0; i < events.length; i += CHUNK) {
@@ -116,11 +143,20 @@ export class IngestStore {
             throw new AdminError(`events[${i + j}]: person ${events[i + j]!.personId} has no visits on ${events[i + j]!.domain}; load their visits first`);
           }
         }
-        const result = await trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-        inserted += Number(result.numInsertedOrUpdatedRows ?? 0);
+        const insert = trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing());
+        if (activityTo.length > 0) {
+          // RETURNING lists only the rows inserted: events already loaded are not news.
+          const added = new Set((await insert.returning('event_id').execute()).map((r) => r.event_id));
+          inserted += added.size;
+          for (const { row } of rows) {
+            if (!added.delete(row.event_id)) continue;
+            fresh.push({ personPk: row.person_pk, site: siteByPk.get(row.site_pk)!, eventId: row.event_id, ts: row.ts, body: row.body });
+          }
+        } else inserted += Number((await insert.executeTakeFirst()).numInsertedOrUpdatedRows ?? 0);
         const pages = new Map(rows.map((r) => [`${r.row.person_pk} ${r.path}`, { person_pk: r.row.person_pk, path: r.path }]));
         await trx.insertInto('person_pages').values([...pages.values()]).onConflict((oc) => oc.doNothing()).execute();
       }
+      await writeActivity(trx, activityTo, fresh, this.options.activityCap, nowSeconds);
     });
     return inserted;
   }

@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { exportsSchema } from './migrations/0002-exports.ts';
+import { webhooksSchema } from './migrations/0005-webhooks.ts';
 
 /**
  * The schema's history, one file per migration under `migrations/`, applied in name order.
@@ -9,6 +10,7 @@ import { exportsSchema } from './migrations/0002-exports.ts';
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_exports': exportsSchema,
+  '0005_webhooks': webhooksSchema,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -18,6 +18,9 @@ export interface Database {
   export_jobs: ExportJobsTable;
   export_members: ExportMembersTable;
   export_chunks: ExportChunksTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** The Kysely instance the core runs on. */
@@ -183,4 +186,57 @@ export interface ExportChunksTable {
   job_id: string;
   seq: number;
   data: string;
+}
+
+/** A partner's webhook endpoint. */
+export interface WebhookEndpointsTable {
+  id: string;
+  account_id: string;
+  url: string;
+  /** `whsec_…`: signs every delivery. */
+  secret: string;
+  /** The secret before the last rotation: it signs too until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  /** The enabled event kinds, comma-separated. */
+  events: string;
+  enabled: Generated<number>;
+  /** Why the endpoint was disabled by delivery (a 410 from the receiver), if it was. */
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One delivery of the outbox: what to send to one endpoint, and where its sending stands. */
+export interface WebhookDeliveriesTable {
+  pk: Generated<number>;
+  /** `msg_…`: the `webhook-id`, the same on every attempt. */
+  id: string;
+  endpoint_id: string;
+  event: string;
+  domain: string;
+  client_ref: string | null;
+  /** The payload's `data` member as JSON text. */
+  data: string;
+  status: 'pending' | 'delivered' | 'failed';
+  /** Attempts in the current run of the retry schedule (a redelivery starts a new run). */
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  /** The dispatcher that claimed the delivery, and until when; an expired claim may be taken over. */
+  lease_owner: string | null;
+  lease_until: number | null;
+  last_status: number | null;
+  last_attempt_at: number | null;
+  created_at: number;
+}
+
+/** One attempt to send a delivery. */
+export interface WebhookAttemptsTable {
+  delivery_pk: number;
+  seq: number;
+  at: number;
+  /** The receiver's HTTP status; null when no answer came (refused, timed out). */
+  status: number | null;
+  latency_ms: number;
+  error: string | null;
 }

@@ -1,0 +1,68 @@
+/**
+ * Standard Webhooks signing with WebCrypto only: `webhook-signature` is `v1,<base64 HMAC-SHA256>`
+ * of `{id}.{timestamp}.{body}`, keyed with the bytes the `whsec_` secret encodes.
+ */
+
+export const SECRET_PREFIX = 'whsec_';
+const SECRET_BYTES = { min: 24, max: 64, generated: 32 } as const;
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** A fresh secret: `whsec_` and the base64 of 32 random bytes. */
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES.generated)));
+}
+
+/** Why a secret is unusable, or undefined when it is a `whsec_` secret of 24–64 bytes. */
+export function secretProblem(secret: unknown): string | undefined {
+  const shape = `must be ${SECRET_PREFIX} followed by the base64 of ${SECRET_BYTES.min} to ${SECRET_BYTES.max} bytes`;
+  if (typeof secret !== 'string' || !secret.startsWith(SECRET_PREFIX)) return shape;
+  const encoded = secret.slice(SECRET_PREFIX.length);
+  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return `${shape} (it is not base64)`;
+  const bytes = fromBase64(encoded).length;
+  if (bytes < SECRET_BYTES.min || bytes > SECRET_BYTES.max) return `${shape} (it encodes ${bytes})`;
+  return undefined;
+}
+
+const keys = new Map<string, Promise<CryptoKey>>();
+
+/** The HMAC key of a secret, imported once (a handful of secrets are live at a time). */
+function keyOf(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= 256) keys.clear();
+    const raw = fromBase64(secret.slice(SECRET_PREFIX.length));
+    key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/** One `v1,<base64>` signature of a delivery under one secret. */
+export async function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', await keyOf(secret), new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`));
+  return `v1,${toBase64(new Uint8Array(mac))}`;
+}
+
+/** The three Standard Webhooks headers plus the content type; several secrets give space-separated signatures. */
+export async function webhookHeaders(secrets: string[], id: string, timestampSeconds: number, body: string): Promise<Record<string, string>> {
+  const signatures = await Promise.all(secrets.map((s) => signWebhook(s, id, timestampSeconds, body)));
+  return {
+    'content-type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': signatures.join(' '),
+  };
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let text = '';
+  for (const b of bytes) text += String.fromCharCode(b);
+  return btoa(text);
+}
+
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const raw = atob(text);
+  const bytes = new Uint8Array(raw.length);
+  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+  return bytes;
+}

@@ -1,0 +1,256 @@
+import { toHex } from '../auth/api-key.ts';
+import { AdminError } from '../admin/inputs.ts';
+import { WEBHOOK_EVENT_KINDS, type DateTime, type WebhookEventKind } from '../resources/types.ts';
+import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksStore } from '../store/webhooks-store.ts';
+import type { Clock } from '../time/clock.ts';
+import { isoSeconds, toEpochSeconds } from '../time/iso.ts';
+import { envelope } from './dispatcher.ts';
+import { generateWebhookSecret, secretProblem } from './signing.ts';
+
+/** A webhook endpoint as the admin surface describes it (its secret only when created or rotated). */
+export interface WebhookEndpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  events: WebhookEventKind[];
+  enabled: boolean;
+  /** Why delivery disabled the endpoint (a 410 from the receiver); null otherwise. */
+  disabledReason: string | null;
+  /** Until when the secret before the last rotation still signs too; null outside an overlap. */
+  previousSecretExpiresAt: DateTime | null;
+  createdAt: DateTime;
+  updatedAt: DateTime;
+}
+
+/** An endpoint with its secret: what creating it and rotating its secret return. */
+export interface WebhookEndpointWithSecret extends WebhookEndpoint {
+  secret: string;
+}
+
+/** What an endpoint is created from. */
+export interface WebhookEndpointInput {
+  /** Where deliveries are POSTed: an http or https URL. */
+  url: string;
+  /** `whsec_` and the base64 of 24–64 bytes; generated when not given. */
+  secret?: string;
+  /** Default `['person.identified']`; `person.activity` is opt-in. */
+  events?: WebhookEventKind[];
+  /** Default true. */
+  enabled?: boolean;
+}
+
+/** One attempt in a delivery's log. */
+export interface WebhookAttempt {
+  at: DateTime;
+  /** The receiver's HTTP status; null when it never answered (refused, timed out). */
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** A delivery with its attempts. */
+export interface WebhookDelivery {
+  /** The `webhook-id`, and the payload's `webhookId`. */
+  id: string;
+  endpointId: string;
+  event: WebhookEventKind;
+  domain: string;
+  clientRef: string | null;
+  status: 'pending' | 'delivered' | 'failed';
+  createdAt: DateTime;
+  /** When the next attempt is due; null once delivered or failed. */
+  nextAttemptAt: DateTime | null;
+  attempts: WebhookAttempt[];
+  /** The body as it would be sent now (its `timestamp` is each attempt's own). */
+  payload: unknown;
+}
+
+/** The default overlap of a secret rotation: the old secret signs too for a day. */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
+
+/** Webhook endpoints, their secrets and their delivery log: the admin surface's `webhooks`. */
+export class WebhookAdmin {
+  constructor(
+    private readonly store: WebhooksStore,
+    private readonly clock: Clock,
+    private readonly hasAccount: (accountId: string) => Promise<boolean>,
+    /** Told when deliveries may have become due (a redelivery). */
+    private readonly wake: () => void,
+  ) {}
+
+  /** Creates an endpoint for an account; the secret is generated unless given. */
+  async create(accountId: string, input: WebhookEndpointInput): Promise<WebhookEndpointWithSecret> {
+    if (!(await this.hasAccount(accountId))) throw new AdminError(`no account ${accountId}`);
+    const url = checkUrl(input.url);
+    const secret = input.secret === undefined ? generateWebhookSecret() : checkSecret(input.secret);
+    const events = checkEvents(input.events ?? ['person.identified']);
+    const enabled = checkEnabled(input.enabled ?? true);
+    const now = this.#now();
+    const id = `whe_${toHex(crypto.getRandomValues(new Uint8Array(12)))}`;
+    await this.store.insertEndpoint({ id, account_id: accountId, url, secret, previous_secret: null, previous_secret_until: null, events: events.join(','), enabled: enabled ? 1 : 0, disabled_reason: null, created_at: now, updated_at: now });
+    return { ...describe((await this.store.endpoint(id))!, now), secret };
+  }
+
+  /** An account's endpoints, oldest first. */
+  async list(accountId: string): Promise<WebhookEndpoint[]> {
+    const now = this.#now();
+    return (await this.store.endpoints(accountId)).map((row) => describe(row, now));
+  }
+
+  /** One endpoint. */
+  async get(endpointId: string): Promise<WebhookEndpoint> {
+    return describe(await this.#endpoint(endpointId), this.#now());
+  }
+
+  /** Changes an endpoint's URL, event kinds or enabled state; enabling sends what waited while it was disabled. */
+  async update(endpointId: string, patch: { url?: string; events?: WebhookEventKind[]; enabled?: boolean }): Promise<WebhookEndpoint> {
+    await this.#endpoint(endpointId);
+    const set: Parameters<WebhooksStore['updateEndpoint']>[1] = { updated_at: this.#now() };
+    if (patch.url !== undefined) set.url = checkUrl(patch.url);
+    if (patch.events !== undefined) set.events = checkEvents(patch.events).join(',');
+    if (patch.enabled !== undefined) {
+      set.enabled = checkEnabled(patch.enabled) ? 1 : 0;
+      if (patch.enabled) set.disabled_reason = null;
+    }
+    await this.store.updateEndpoint(endpointId, set);
+    if (patch.enabled) this.wake();
+    return this.get(endpointId);
+  }
+
+  /** Deletes an endpoint with its deliveries, sent or not. */
+  async delete(endpointId: string): Promise<void> {
+    await this.#endpoint(endpointId);
+    await this.store.deleteEndpoint(endpointId);
+  }
+
+  /**
+   * Replaces the secret (generated unless given). Deliveries are signed with both the new and the
+   * old secret for `overlapSeconds` (default a day), so receivers can switch without losing any.
+   */
+  async rotateSecret(endpointId: string, options: { secret?: string; overlapSeconds?: number } = {}): Promise<WebhookEndpointWithSecret> {
+    const row = await this.#endpoint(endpointId);
+    const secret = options.secret === undefined ? generateWebhookSecret() : checkSecret(options.secret);
+    if (secret === row.secret) throw new AdminError('secret must differ from the current secret');
+    const overlap = options.overlapSeconds ?? DEFAULT_ROTATION_OVERLAP_SECONDS;
+    if (!Number.isInteger(overlap) || overlap < 0 || overlap > 30 * 86_400) throw new AdminError('overlapSeconds must be an integer from 0 to 2592000 (30 days)');
+    const now = this.#now();
+    await this.store.updateEndpoint(endpointId, { secret, previous_secret: overlap > 0 ? row.secret : null, previous_secret_until: overlap > 0 ? now + overlap : null, updated_at: now });
+    return { ...(await this.get(endpointId)), secret };
+  }
+
+  /** An endpoint's deliveries, newest first, with their attempts; `before` (a delivery id) pages on. */
+  async deliveries(endpointId: string, options: { status?: WebhookDelivery['status']; limit?: number; before?: string } = {}): Promise<{ deliveries: WebhookDelivery[]; nextBefore?: string }> {
+    await this.#endpoint(endpointId);
+    const limit = options.limit ?? 50;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new AdminError('limit must be an integer from 1 to 500');
+    if (options.status !== undefined && !['pending', 'delivered', 'failed'].includes(options.status)) throw new AdminError('status must be pending, delivered or failed');
+    let beforePk: number | undefined;
+    if (options.before !== undefined) {
+      const before = await this.store.delivery(String(options.before));
+      if (!before || before.endpoint_id !== endpointId) throw new AdminError(`before ${options.before} is not a delivery of endpoint ${endpointId}`);
+      beforePk = before.pk;
+    }
+    const rows = await this.store.deliveries(endpointId, { status: options.status, beforePk, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const deliveries = await this.#withAttempts(page);
+    return rows.length > limit ? { deliveries, nextBefore: page[page.length - 1]!.id } : { deliveries };
+  }
+
+  /** One delivery with its attempts. */
+  async delivery(deliveryId: string): Promise<WebhookDelivery> {
+    const row = await this.store.delivery(String(deliveryId));
+    if (!row) throw new AdminError(`no webhook delivery ${deliveryId}`);
+    return (await this.#withAttempts([row]))[0]!;
+  }
+
+  /** Sends a failed delivery again, now, with the same `webhook-id` and a fresh run of the retry schedule. */
+  async redeliver(deliveryId: string): Promise<WebhookDelivery> {
+    const row = await this.store.delivery(String(deliveryId));
+    if (!row) throw new AdminError(`no webhook delivery ${deliveryId}`);
+    if (row.status !== 'failed') throw new AdminError(`delivery ${deliveryId} is ${row.status}; only a failed delivery can be redelivered`);
+    const endpoint = await this.#endpoint(row.endpoint_id);
+    if (!endpoint.enabled) throw new AdminError(`endpoint ${endpoint.id} is disabled; enable it before redelivering`);
+    await this.store.requeue(row.pk, this.#now());
+    this.wake();
+    return this.delivery(deliveryId);
+  }
+
+  async #withAttempts(rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+    const attempts = new Map<number, AttemptRow[]>();
+    for (const a of await this.store.attempts(rows.map((r) => r.pk))) {
+      const list = attempts.get(a.delivery_pk);
+      if (list) list.push(a);
+      else attempts.set(a.delivery_pk, [a]);
+    }
+    const now = this.#now();
+    return rows.map((r) => ({
+      id: r.id,
+      endpointId: r.endpoint_id,
+      event: r.event as WebhookEventKind,
+      domain: r.domain,
+      clientRef: r.client_ref,
+      status: r.status,
+      createdAt: isoSeconds(r.created_at),
+      nextAttemptAt: r.status === 'pending' ? isoSeconds(r.next_attempt_at) : null,
+      attempts: (attempts.get(r.pk) ?? []).map((a) => ({ at: isoSeconds(a.at), status: a.status, latencyMs: a.latency_ms, error: a.error })),
+      payload: JSON.parse(envelope(r, now)),
+    }));
+  }
+
+  async #endpoint(endpointId: string): Promise<EndpointRow> {
+    const row = await this.store.endpoint(String(endpointId));
+    if (!row) throw new AdminError(`no webhook endpoint ${endpointId}`);
+    return row;
+  }
+
+  #now(): number {
+    return toEpochSeconds(this.clock.now());
+  }
+}
+
+function describe(row: EndpointRow, now: number): WebhookEndpoint {
+  const overlap = row.previous_secret !== null && row.previous_secret_until !== null && row.previous_secret_until > now;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    url: row.url,
+    events: row.events.split(',') as WebhookEventKind[],
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    previousSecretExpiresAt: overlap ? isoSeconds(row.previous_secret_until!) : null,
+    createdAt: isoSeconds(row.created_at),
+    updatedAt: isoSeconds(row.updated_at),
+  };
+}
+
+function checkUrl(value: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' && value.length <= 2048 ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) {
+    throw new AdminError(`url must be an http or https URL of at most 2048 characters, not ${JSON.stringify(String(value)).slice(0, 120)}`);
+  }
+  return url.href;
+}
+
+function checkSecret(value: unknown): string {
+  const problem = secretProblem(value);
+  if (problem) throw new AdminError(`secret ${problem}`);
+  return value as string;
+}
+
+function checkEvents(value: unknown): WebhookEventKind[] {
+  const kinds = WEBHOOK_EVENT_KINDS.join(', ');
+  if (!Array.isArray(value) || value.length === 0) throw new AdminError(`events must be a non-empty array of event kinds (${kinds})`);
+  for (const kind of value) if (!WEBHOOK_EVENT_KINDS.includes(kind)) throw new AdminError(`events: ${JSON.stringify(kind)} is not an event kind (${kinds})`);
+  if (new Set(value).size !== value.length) throw new AdminError('events names a kind twice');
+  return WEBHOOK_EVENT_KINDS.filter((k) => value.includes(k));
+}
+
+function checkEnabled(value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new AdminError('enabled must be true or false');
+  return value;
+}
