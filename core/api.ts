@@ -1,6 +1,7 @@
 import { Admin } from './admin/admin.ts';
 import { authenticate } from './auth/authenticate.ts';
 import type { Services } from './http/context.ts';
+import { createCors, type CorsOptions } from './http/cors.ts';
 import { ApiError, badRequest } from './http/errors.ts';
 import { Query } from './http/query.ts';
 import { mountPrefix, routedPath } from './http/mount.ts';
@@ -94,6 +95,8 @@ export interface ApiOptions {
   digests?: Digests;
   /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
   onError?: (error: unknown, request?: Request) => void;
+  /** CORS for browser clients: which origins may call the API. Default: off (OPTIONS is 405). */
+  cors?: CorsOptions;
   /** Webhook delivery tuning. */
   webhooks?: WebhookOptions;
 }
@@ -172,6 +175,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   dispatcher.start();
   const limiter = new HourlyRateLimiter(clock);
   const match = createMatcher(ROUTES);
+  const cors = createCors(options.cors, ROUTES.map((r) => r.method));
 
   /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
   const takeBudget = (caller: Caller): RateDecision =>
@@ -193,6 +197,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   }
 
   async function fetch(request: Request): Promise<Response> {
+    const preflight = cors?.preflight(request);
+    if (preflight) return preflight;
     const rate: { decision?: RateDecision } = {};
     let response: Response;
     try {
@@ -212,7 +218,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       }
     }
     response.headers.set('date', new Date(clock.now()).toUTCString());
-    return finish(response, rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 });
+    finish(response, rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 });
+    return cors ? cors.decorate(request, response) : response;
   }
 
   return {

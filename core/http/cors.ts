@@ -1,0 +1,86 @@
+/**
+ * CORS for browser clients, off unless configured. Preflights of allowed origins are answered
+ * here, before routing and keys (a browser sends no key with them), and actual responses to
+ * allowed origins carry the headers a browser needs to read them. Other origins get no CORS
+ * headers at all, so the browser keeps their scripts from reading anything.
+ */
+
+/** Which browser origins may call the API. */
+export interface CorsOptions {
+  /** Exact origins (`https://app.example`, scheme and port included), or `'*'` for any. */
+  origins: readonly string[] | '*';
+  /** How long a browser may cache a preflight's answer, in seconds. Default 7200 (Chromium's ceiling). */
+  maxAgeSeconds?: number;
+}
+
+/** Request headers a browser client may send: the key, a JSON body's type, and a bearer token. */
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-API-Key';
+/** Response headers a browser script may read beyond the CORS-safelisted ones. */
+const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, Content-Disposition';
+
+/** The CORS behaviour of one API. */
+export interface Cors {
+  /** The answer to a browser preflight from an allowed origin, or undefined for any other request. */
+  preflight(request: Request): Response | undefined;
+  /** Adds the CORS headers an actual response to an allowed origin carries. */
+  decorate(request: Request, response: Response): Response;
+}
+
+/** Builds the CORS behaviour for `options`, allowing `methods` in preflights; undefined when CORS is off. */
+export function createCors(options: CorsOptions | undefined, methods: readonly string[]): Cors | undefined {
+  if (!options) return undefined;
+  const any = options.origins === '*';
+  const origins = new Set(any ? [] : (options.origins as readonly string[]).map(normalizeOrigin));
+  const maxAge = String(options.maxAgeSeconds ?? 7200);
+  const allowMethods = [...new Set(methods)].join(', ');
+  const allowedOrigin = (request: Request): string | undefined => {
+    const origin = request.headers.get('origin');
+    if (origin === null) return undefined;
+    if (any) return '*';
+    return origins.has(origin) ? origin : undefined;
+  };
+  return {
+    preflight(request) {
+      if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return undefined;
+      const origin = allowedOrigin(request);
+      if (origin === undefined) return undefined;
+      return new Response(null, {
+        status: 204,
+        headers: {
+          'access-control-allow-origin': origin,
+          'access-control-allow-methods': allowMethods,
+          'access-control-allow-headers': ALLOWED_HEADERS,
+          'access-control-max-age': maxAge,
+          vary: 'Origin',
+        },
+      });
+    },
+    decorate(request, response) {
+      // Caches must not hand one origin's answer to another, whether or not this one was allowed.
+      if (!any) response.headers.append('vary', 'Origin');
+      const origin = allowedOrigin(request);
+      if (origin === undefined) return response;
+      response.headers.set('access-control-allow-origin', origin);
+      response.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+      return response;
+    },
+  };
+}
+
+/**
+ * An origin as browsers send it (`scheme://host[:port]`, lower case, default port dropped), or
+ * a TypeError naming the value: a configured origin that browsers can never send would allow nobody.
+ */
+export function normalizeOrigin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const bare = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  if (!url || !bare) {
+    throw new TypeError(`CORS origin ${JSON.stringify(value)} is not an origin such as https://app.example or http://localhost:3000`);
+  }
+  return url.origin;
+}
