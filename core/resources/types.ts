@@ -6,14 +6,14 @@
 /** An ISO 8601 UTC date-time with a `Z` suffix, e.g. `2026-11-21T08:18:00Z`. */
 export type DateTime = string;
 
-/** Company data embedded in a person. */
+/** Company data embedded in a person. Fields are never null: no value is `''`, or `0` employees. */
 export interface CompanyData {
   companyId: string;
   name: string;
-  domain: string | null;
-  standardizedIndustry: string | null;
-  location: string | null;
-  employeeCount: number | null;
+  domain: string;
+  standardizedIndustry: string;
+  location: string;
+  employeeCount: number;
 }
 
 /** An identified visitor. Every field is always present; unknown values are `null`. */
@@ -44,22 +44,25 @@ export interface Person {
   clientRef: string | null;
 }
 
-/** A company identified from its visitors. */
+/**
+ * A company identified from its visitors. Every field has the spec's type and is never null:
+ * text with no value is `''`, an unknown employee count is `0`.
+ */
 export interface Company {
   id: string;
   name: string;
-  domain: string | null;
-  standardizedIndustry: string | null;
-  location: string | null;
-  region: string | null;
-  linkedinUrl: string | null;
-  employeeCount: number | null;
+  domain: string;
+  standardizedIndustry: string;
+  location: string;
+  region: string;
+  linkedinUrl: string;
+  employeeCount: number;
   visitCount: number;
   firstSeen: DateTime;
   lastSeen: DateTime;
   isHotCompany: boolean;
-  trafficType: string | null;
-  adPlatform: string | null;
+  trafficType: string;
+  adPlatform: string;
 }
 
 /**

@@ -26,26 +26,34 @@ export class IngestStore {
     private readonly options: IngestOptions = { activityCap: 100 },
   ) {}
 
-  /** Inserts or replaces companies by id. */
+  /**
+   * Inserts or replaces companies by id. Every Company field has a type in the spec and none
+   * is nullable, so an absent or null text field is stored as `''` and an absent employee count
+   * as `0`; a value of another type is refused, naming the field.
+   */
   async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number): Promise<number> {
-    const rows = companies.map((c, i) => ({
-      account_id: accountId,
-      id: requireText(c.id, `companies[${i}].id`, 128),
-      name: requireText(c.name, `companies[${i}].name`),
-      domain: c.domain ?? null,
-      standardized_industry: c.standardizedIndustry ?? null,
-      location: c.location ?? null,
-      region: c.region ?? null,
-      linkedin_url: c.linkedinUrl ?? null,
-      employee_count: c.employeeCount ?? null,
-      is_hot_company: c.isHotCompany ? 1 : 0,
-      traffic_type: c.trafficType ?? null,
-      ad_platform: c.adPlatform ?? null,
-      visit_count: 0,
-      first_seen: nowSeconds,
-      last_seen: nowSeconds,
-      loaded_at: nowSeconds,
-    }));
+    const rows = companies.map((c, i) => {
+      const at = `companies[${i}]`;
+      const text = (field: CompanyTextField) => companyText(c[field], `${at}.${field}`);
+      return {
+        account_id: accountId,
+        id: requireText(c.id, `${at}.id`, 128),
+        name: requireText(c.name, `${at}.name`),
+        domain: text('domain'),
+        standardized_industry: text('standardizedIndustry'),
+        location: text('location'),
+        region: text('region'),
+        linkedin_url: text('linkedinUrl'),
+        employee_count: employeeCount(c.employeeCount, `${at}.employeeCount`),
+        is_hot_company: hotFlag(c.isHotCompany, `${at}.isHotCompany`),
+        traffic_type: text('trafficType'),
+        ad_platform: text('adPlatform'),
+        visit_count: 0,
+        first_seen: nowSeconds,
+        last_seen: nowSeconds,
+        loaded_at: nowSeconds,
+      };
+    });
     await this.db.transaction().execute(async (trx) => {
       const loaded: number[] = [];
       for (let i = 0; i < rows.length; i += CHUNK) {
@@ -160,6 +168,30 @@ export class IngestStore {
     });
     return inserted;
   }
+}
+
+/** The optional text fields of a company. */
+type CompanyTextField = 'domain' | 'standardizedIndustry' | 'location' | 'region' | 'linkedinUrl' | 'trafficType' | 'adPlatform';
+
+/** A company text field as stored: `''` when absent or null, else the string itself. */
+function companyText(value: unknown, field: string): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${JSON.stringify(value) ?? typeof value}`);
+  return value;
+}
+
+/** A company's employee count as stored: `0` when absent or null, else a whole number ≥ 0. */
+function employeeCount(value: unknown, field: string): number {
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new AdminError(`${field} must be a whole number ≥ 0 or null, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** `isHotCompany` as stored: absent or null is not hot; anything but a boolean is refused. */
+function hotFlag(value: unknown, field: string): 0 | 1 {
+  if (value === undefined || value === null) return 0;
+  if (typeof value !== 'boolean') throw new AdminError(`${field} must be true or false, not ${JSON.stringify(value)}`);
+  return value ? 1 : 0;
 }
 
 function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomain: Map<string, Site>) {

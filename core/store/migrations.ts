@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { exportsSchema } from './migrations/0002-exports.ts';
+import { companyDefaults } from './migrations/0003-company-defaults.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
 
 /**
@@ -10,6 +11,7 @@ import { webhooksSchema } from './migrations/0005-webhooks.ts';
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_exports': exportsSchema,
+  '0003_company_defaults': companyDefaults,
   '0005_webhooks': webhooksSchema,
 };
 

@@ -20,9 +20,13 @@ function cell(value: string): string | null {
   return /^'[=+\-@\t\r]/.test(value) ? value.slice(1) : value;
 }
 
+/** A Company text cell: never null, so an empty cell is `''`. */
+function text(value: string): string {
+  return cell(value) ?? '';
+}
+
 /** A CSV record turned back into the Person the list endpoint returns. */
 export function personFromCsv(r: Record<string, string>): Person {
-  const num = (v: string) => (v === '' ? null : Number(v));
   return {
     id: r.id!,
     email: cell(r.email!),
@@ -50,11 +54,11 @@ export function personFromCsv(r: Record<string, string>): Person {
         ? null
         : {
             companyId: r.companyId!,
-            name: cell(r.companyName!)!,
-            domain: cell(r.companyDomain!),
-            standardizedIndustry: cell(r.companyIndustry!),
-            location: cell(r.companyLocation!),
-            employeeCount: num(r.companyEmployeeCount!),
+            name: text(r.companyName!),
+            domain: text(r.companyDomain!),
+            standardizedIndustry: text(r.companyIndustry!),
+            location: text(r.companyLocation!),
+            employeeCount: Number(r.companyEmployeeCount),
           },
     domain: r.domain!,
     clientRef: cell(r.clientRef!),
