@@ -7,7 +7,7 @@ export interface Site {
   clientRef: string | null;
 }
 
-/** Who is asking: the account, the key, and for a domain-scoped key the one site it may read. */
+/** Who is asking: the account, the key, and for a domain-scoped key the site it was issued for. */
 export interface Caller {
   accountId: string;
   keyPk: number;
@@ -24,16 +24,17 @@ export interface SiteFilters {
  * What a request may read after the scope ceiling and the client filters are applied:
  * - `account`: the whole account, with account-wide figures;
  * - `sites`: an account key narrowed to some sites; figures stay account-wide;
- * - `site`: a domain-scoped key; rows and figures come only from its site;
+ * - `scoped`: a domain-scoped key, after any narrowing: rows and figures come only from these sites
+ *   (the key's site and its subdomains' sites, as the `domain` filter would select them);
  * - `empty`: nothing can match, so no query is needed.
  */
 export type View =
   | { kind: 'account'; accountId: string }
   | { kind: 'sites'; accountId: string; sites: Site[] }
-  | { kind: 'site'; accountId: string; site: Site }
+  | { kind: 'scoped'; accountId: string; sites: Site[] }
   | { kind: 'empty'; accountId: string };
 
-/** Applies the caller's ceiling, then the filters; `loadSites` lists the account's sites when filters need them. */
+/** Applies the caller's ceiling, then the filters; `loadSites` lists the account's sites when a scope or filters need them. */
 export async function resolveView(
   caller: Caller,
   filters: SiteFilters,
@@ -42,10 +43,11 @@ export async function resolveView(
   const { accountId, scopeSite } = caller;
   const filtered = filters.domain !== undefined || filters.clientRef !== undefined;
   if (scopeSite) {
-    // The scope is a ceiling: a filter can narrow it to nothing but never widen it.
-    return !filtered || siteMatches(scopeSite, filters)
-      ? { kind: 'site', accountId, site: scopeSite }
-      : { kind: 'empty', accountId };
+    // The scope is the `domain` filter applied with the key's domain, and a ceiling: the client
+    // filters then narrow that set, possibly to nothing, but never widen it.
+    const ceiling = (await loadSites(accountId)).filter((site) => site.pk === scopeSite.pk || domainMatches(site.domain, scopeSite.domain));
+    const sites = ceiling.filter((site) => siteMatches(site, filters));
+    return sites.length > 0 ? { kind: 'scoped', accountId, sites } : { kind: 'empty', accountId };
   }
   if (!filtered) return { kind: 'account', accountId };
   const sites = (await loadSites(accountId)).filter((site) => siteMatches(site, filters));

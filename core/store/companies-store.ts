@@ -1,8 +1,9 @@
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
-import { viewShape, viewValues, type VisibleView } from './view-params.ts';
+import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
+import { COMPANY_ACTIVITY, latestOfOwner, latestPage, withFigures, type ScopedFigures } from './scoped-activity.ts';
 import { isoSql } from './iso-sql.ts';
 import type { Database, Db } from './schema.ts';
 
@@ -27,7 +28,7 @@ interface CompanyJsonRow {
 /**
  * The Company resource as JSON text written by SQLite, in the field order of the `Company` type:
  * the one mapping from rows to a Company. `activity` is the alias whose visit count and first/last
- * seen the view reports (`c` account-wide, `cs` for one site).
+ * seen the view reports (`c` account-wide, `cs` for a scoped key's sites).
  */
 function companyJsonSql(activity: 'c' | 'cs'): RawBuilder<string> {
   return sql<string>`json_object(
@@ -55,8 +56,9 @@ export class CompaniesStore {
     const rows = await this.#queries.rows(
       `page:${viewShape(view)}:${since !== undefined}:${after !== null}`,
       (p) => {
+        if (isScopedSites(view)) return this.#scopedPage(p, view, since !== undefined, after !== null);
         // One table answers activity and order: companies account-wide, company_sites for one site.
-        const [lastSeen, id] = view.kind === 'site' ? [sql.ref('cs.last_seen'), sql.ref('cs.company_id')] : [sql.ref('c.last_seen'), sql.ref('c.id')];
+        const [lastSeen, id] = isOneSite(view) ? [sql.ref('cs.last_seen'), sql.ref('cs.company_id')] : [sql.ref('c.last_seen'), sql.ref('c.id')];
         let query = this.#viewQuery(p, view);
         if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
         if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
@@ -70,20 +72,50 @@ export class CompaniesStore {
   /** One company visible in the view, as JSON text, or undefined. */
   async get(view: View, id: string): Promise<string | undefined> {
     if (view.kind === 'empty') return undefined;
+    const values = { ...viewValues(view), id, ...(isScopedSites(view) ? { accountId: view.accountId } : {}) };
     const [row] = await this.#queries.rows(
       `get:${viewShape(view)}`,
-      (p) => this.#viewQuery(p, view).where(sql.ref(view.kind === 'site' ? 'cs.company_id' : 'c.id'), '=', p('id')),
-      { ...viewValues(view), id },
+      (p) => {
+        if (isScopedSites(view)) {
+          const sitePks = sitePlaceholders(view, p);
+          const company = sql<number>`(select pk from companies where account_id = ${p('accountId')} and id = ${p('id')})`;
+          return this.#scopedCompanies(withFigures(COMPANY_ACTIVITY, sitePks, latestOfOwner(COMPANY_ACTIVITY, sitePks, company), 'cs'));
+        }
+        return this.#viewQuery(p, view).where(sql.ref(isOneSite(view) ? 'cs.company_id' : 'c.id'), '=', p('id'));
+      },
+      values,
     );
     return row?.json;
   }
 
   /**
-   * Companies in the view with their JSON and sort key; a scoped key sees only its site's
-   * activity. The views join different tables, so callers refine it through `sql.ref`.
+   * One page of a scoped key's companies over several sites: their latest rows there, merged from
+   * one index range per site (see scoped-activity.ts), with figures summed over the sites.
+   */
+  #scopedPage(p: Param, view: VisibleView, since: boolean, after: boolean): CompaniesQuery {
+    const sitePks = sitePlaceholders(view, p);
+    const conditions = since ? [sql<boolean>`a.last_seen > ${p('since')}`] : [];
+    const latest = latestPage(COMPANY_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') });
+    // The page is chosen before any company is written as JSON; sorting its few rows again is cheap.
+    return this.#scopedCompanies(withFigures(COMPANY_ACTIVITY, sitePks, latest, 'cs')).orderBy(sql.ref('cs.last_seen'), 'desc').orderBy(sql.ref('cs.id'), 'desc');
+  }
+
+  /** Companies of a scoped key's several sites, from their latest rows and figures there (aliased `cs`). */
+  #scopedCompanies(figures: AliasedRawBuilder<ScopedFigures, 'cs'>): CompaniesQuery {
+    return this.db
+      .selectFrom(figures)
+      .innerJoin('companies as c', 'c.pk', 'cs.owner_pk')
+      .select([companyJsonSql('cs').as('json'), 'cs.id', 'cs.last_seen'])
+      .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
+  }
+
+  /**
+   * Companies in the view with their JSON and sort key, for every view but a scoped key's several
+   * sites; a scoped key sees only its site's activity. The views join different tables, so
+   * callers refine it through `sql.ref`.
    */
   #viewQuery(p: Param, view: VisibleView): CompaniesQuery {
-    if (view.kind === 'site') {
+    if (isOneSite(view)) {
       return this.db
         .selectFrom('company_sites as cs')
         .innerJoin('companies as c', 'c.pk', 'cs.company_pk')
@@ -96,7 +128,7 @@ export class CompaniesStore {
       .select([companyJsonSql('c').as('json'), 'c.id', 'c.last_seen'])
       .where('c.account_id', '=', p('accountId'));
     if (view.kind === 'account') return query.$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
-    const sitePks = view.sites.map((_, i) => p(`site${i}`));
+    const sitePks = sitePlaceholders(view, p);
     return query
       .where((eb) => eb.exists(eb.selectFrom('company_sites as cs').select('cs.site_pk').whereRef('cs.company_pk', '=', 'c.pk').where('cs.site_pk', 'in', sitePks)))
       .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;

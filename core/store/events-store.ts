@@ -29,7 +29,7 @@ export class EventsStore {
    */
   async page(view: View, personPk: number, eventType: string | undefined, after: CursorPosition | null, limit: number): Promise<EventsPage> {
     if (view.kind === 'empty') return { json: '', count: 0, next: null };
-    const sitePks = view.kind === 'site' ? [view.site.pk] : view.kind === 'sites' ? view.sites.map((s) => s.pk) : [];
+    const sitePks = view.kind === 'account' ? [] : view.sites.map((s) => s.pk);
     const values: Record<string, unknown> = { personPk, limit, lastIndex: limit - 1 };
     sitePks.forEach((pk, i) => (values[`site${i}`] = pk));
     if (eventType !== undefined) values.eventType = eventType;

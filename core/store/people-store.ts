@@ -1,10 +1,11 @@
-import { sql, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { PersonSummary } from '../resources/types.ts';
 import { personJsonSql, withSite } from './person-row.ts';
 import type { Site, View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
-import { viewShape, viewValues, type VisibleView } from './view-params.ts';
+import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
+import { latestOfOwner, latestPage, PERSON_ACTIVITY, withFigures, type ScopedFigures } from './scoped-activity.ts';
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
 
@@ -50,8 +51,9 @@ export class PeopleStore {
     const rows = await this.#queries.rows(
       shape,
       (p) => {
+        if (isScopedSites(view)) return this.#scopedPage(p, view, hot, since !== undefined, after !== null);
         // One table answers activity and order: people account-wide, person_sites for one site.
-        const [lastSeen, id] = view.kind === 'site' ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
+        const [lastSeen, id] = isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
         let query = this.#viewQuery(p, view);
         if (hot) query = query.where(sql.ref('p.is_hot_lead'), '=', 1);
         if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
@@ -66,28 +68,36 @@ export class PeopleStore {
   /** One person visible in the view, as JSON text, or undefined. */
   async get(view: View, id: string): Promise<string | undefined> {
     if (view.kind === 'empty') return undefined;
+    const values = { ...viewValues(view), id, ...(isScopedSites(view) ? { accountId: view.accountId } : {}) };
     const [row] = await this.#queries.rows(
       `get:${viewShape(view)}`,
-      (p) => this.#viewQuery(p, view).where(sql.ref(view.kind === 'site' ? 'ps.person_id' : 'p.id'), '=', p('id')),
-      { ...viewValues(view), id },
+      (p) => {
+        if (isScopedSites(view)) {
+          const sitePks = sitePlaceholders(view, p);
+          const person = sql<number>`(select pk from people where account_id = ${p('accountId')} and id = ${p('id')})`;
+          return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latestOfOwner(PERSON_ACTIVITY, sitePks, person), 'ps'));
+        }
+        return this.#viewQuery(p, view).where(sql.ref(isOneSite(view) ? 'ps.person_id' : 'p.id'), '=', p('id'));
+      },
+      values,
     );
     return row && toRow(row, view).json;
   }
 
   /** The internal key and summary of a person visible in the view. */
   async summary(view: View, id: string): Promise<{ pk: number; summary: PersonSummary } | undefined> {
-    const scoped = view.kind === 'site';
+    const sites = view.kind === 'scoped' ? view.sites : [];
     const values: Record<string, unknown> = { accountId: view.accountId, id };
-    if (view.kind === 'site') values.sitePk = view.site.pk;
+    sites.forEach((site, i) => (values[`site${i}`] = site.pk));
     const [r] = await this.#queries.rows(
-      `summary:${scoped}`,
+      `summary:${sites.length}`,
       (p) => {
         let query = this.db
           .selectFrom('people as p')
           .select(['p.pk', 'p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.company'])
           .where('p.account_id', '=', p('accountId'))
           .where('p.id', '=', p('id'));
-        if (scoped) query = query.where(visitedAnyOf([p('sitePk')]));
+        if (sites.length > 0) query = query.where(visitedAnyOf(sites.map((_, i) => p(`site${i}`))));
         return query;
       },
       values,
@@ -101,11 +111,36 @@ export class PeopleStore {
   }
 
   /**
-   * People in the view with their JSON, sort key and attributed site; a scoped key sees only its
-   * site's visits. The three views join different tables, so callers refine it through `sql.ref`.
+   * One page of a scoped key's people over several sites: their latest rows there, merged from
+   * one index range per site (see scoped-activity.ts), with figures summed over the sites.
+   */
+  #scopedPage(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean): PeopleQuery {
+    const sitePks = sitePlaceholders(view, p);
+    const conditions: RawBuilder<boolean>[] = [];
+    if (hot) conditions.push(sql<boolean>`exists (select 1 from people h where h.pk = a.person_pk and h.is_hot_lead = 1)`);
+    if (since) conditions.push(sql<boolean>`a.last_seen > ${p('since')}`);
+    const latest = latestPage(PERSON_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') });
+    // The page is chosen before any person is written as JSON; sorting its few rows again is cheap.
+    return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps')).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
+  }
+
+  /** People of a scoped key's several sites, from their latest rows and figures there (aliased `ps`). */
+  #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>): PeopleQuery {
+    return this.db
+      .selectFrom(figures)
+      .innerJoin('people as p', 'p.pk', 'ps.owner_pk')
+      .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+      .select([personJsonSql('ps').as('json'), 'ps.id', 'ps.last_seen', 'ps.site_pk'])
+      .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+  }
+
+  /**
+   * People in the view with their JSON, sort key and attributed site, for every view but a scoped
+   * key's several sites; a scoped key sees only its site's visits. The views join different
+   * tables, so callers refine it through `sql.ref`.
    */
   #viewQuery(p: Param, view: VisibleView): PeopleQuery {
-    if (view.kind === 'site') {
+    if (isOneSite(view)) {
       return this.db
         .selectFrom('person_sites as ps')
         .innerJoin('people as p', 'p.pk', 'ps.person_pk')
@@ -125,7 +160,7 @@ export class PeopleStore {
         .select(['p.last_site_pk as site_pk', 's.domain as site_domain', 's.client_ref as site_client_ref'])
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
-    const sitePks = view.sites.map((_, i) => p(`site${i}`));
+    const sitePks = sitePlaceholders(view, p);
     return query
       .select(latestVisitedOf(sitePks).as('site_pk'))
       .where(visitedAnyOf(sitePks))
@@ -141,7 +176,6 @@ function toRow(row: PersonJsonRow, view: VisibleView): PersonRow {
 }
 
 function siteOf(row: PersonJsonRow, view: VisibleView): Site {
-  if (view.kind === 'site') return view.site;
-  if (view.kind === 'sites') return view.sites.find((s) => s.pk === row.site_pk)!;
+  if (view.kind !== 'account') return view.sites.find((s) => s.pk === row.site_pk)!;
   return { pk: row.site_pk, domain: row.site_domain!, clientRef: row.site_client_ref ?? null };
 }

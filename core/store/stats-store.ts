@@ -28,7 +28,7 @@ export class StatsStore {
       ]);
       return { totalPeople: people.n, totalCompanies: companies.n, recentEvents: events.n };
     }
-    const sitePks = view.kind === 'site' ? [view.site.pk] : view.sites.map((s) => s.pk);
+    const sitePks = view.sites.map((s) => s.pk);
     const [people, companies, events] = await Promise.all([
       this.db
         .selectFrom('person_sites')

@@ -39,10 +39,12 @@ describe('query plans of the list endpoints', () => {
   });
 
   const site = (): Site => ({ pk: 1, domain: 'alpha.example', clientRef: 'alpha' });
+  const shop = (): Site => ({ pk: 2, domain: 'shop.alpha.example', clientRef: 'alpha' });
   const views = (): View[] => [
     { kind: 'account', accountId: 'acc_a' },
-    { kind: 'sites', accountId: 'acc_a', sites: [site(), { pk: 2, domain: 'shop.alpha.example', clientRef: 'alpha' }] },
-    { kind: 'site', accountId: 'acc_a', site: site() },
+    { kind: 'sites', accountId: 'acc_a', sites: [site(), shop()] },
+    { kind: 'scoped', accountId: 'acc_a', sites: [site()] },
+    { kind: 'scoped', accountId: 'acc_a', sites: [site(), shop()] },
   ];
 
   it('pages people by an index, without sorting, in every view and filter combination', async () => {
