@@ -5,6 +5,7 @@ import { createCors, type CorsOptions } from './http/cors.ts';
 import { ApiError, badRequest } from './http/errors.ts';
 import { Query } from './http/query.ts';
 import { mountPrefix, routedPath } from './http/mount.ts';
+import { newRequestId } from './http/request-id.ts';
 import { errorResponse } from './http/respond.ts';
 import { ROUTES, createMatcher, type Match, type Route } from './http/routes.ts';
 import { HourlyRateLimiter, type RateDecision } from './limits/rate-limiter.ts';
@@ -237,7 +238,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
 /** Adds the headers every response carries. */
 function finish(response: Response, rate: RateDecision): Response {
-  response.headers.set('x-request-id', `req_${crypto.randomUUID().replace(/-/g, '')}`);
+  response.headers.set('x-request-id', newRequestId());
   response.headers.set('x-ratelimit-limit', String(rate.limit));
   response.headers.set('x-ratelimit-remaining', String(rate.remaining));
   return response;
