@@ -85,10 +85,11 @@ export interface ApiOptions {
   /** Page size when `limit` is not given. Default 50. */
   defaultPageSize?: number;
   /**
-   * Export tuning: people per write step (default 50, which keeps memory flat); rows per file (default 1,000,000; a job
-   * selecting more is `partial`); `pace`, awaited before each step (default: yield to the event loop).
+   * Export tuning: people per write step (default 50, which keeps memory flat); people pks per collection step
+   * (default 1,000); rows per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each
+   * step (default: yield to the event loop).
    */
-  exports?: { batchRows?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
+  exports?: { batchRows?: number; collectPks?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
   /**
    * SHA-256 and HMAC for keys, cursors and download links. Default: WebCrypto (asynchronous);
    * the runtime adapters pass synchronous `node:crypto` digests.
@@ -135,6 +136,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
     // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
     batchRows: options.exports?.batchRows ?? 50,
+    // A collection step over 1,000 people takes a few milliseconds whatever the filters.
+    collectPks: options.exports?.collectPks ?? 1000,
     rowCap: options.exports?.rowCap ?? 1_000_000,
     // Below V8's large-object size even as two-byte text: a bigger chunk's string lands in the
     // old generation, where only a full collection frees it, and memory grew with the run.

@@ -32,7 +32,8 @@ export async function startExport(ctx: RequestContext): Promise<Response> {
     throw new ApiError(429, 'too_many_exports', `${MAX_RUNNING_EXPORTS} exports are already running for this account; wait for one to finish.`);
   }
   exports.runner.start(jobId);
-  return json({ jobId, status: 'processing', statusUrl: `/v1/exports/${jobId}`, pollAfterSeconds: POLL_AFTER_SECONDS }, 202);
+  // A path, as the spec shows, under the mount point: a client follows it from the host's root, as it follows downloadUrl.
+  return json({ jobId, status: 'processing', statusUrl: `${mountPrefix(ctx.request)}/v1/exports/${jobId}`, pollAfterSeconds: POLL_AFTER_SECONDS }, 202);
 }
 
 /** `GET /v1/exports/{jobId}`: the job's state; once complete, a download link valid 900 s from completedAt. */

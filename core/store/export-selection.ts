@@ -82,19 +82,34 @@ export function selectionConditions(eb: PeopleEb, filters: ExportFilters, ctx: S
   return eb.and(conditions);
 }
 
-/** The file's ORDER BY: the chosen field, then the person id, both in the chosen direction. */
-export function selectionOrder(filters: ExportFilters): RawBuilder<unknown> {
-  const direction = sql.raw(filters.sortOrder === 'asc' ? 'asc' : 'desc');
-  const fields: Record<string, RawBuilder<unknown>[]> = {
-    lastSeen: [sql`p.last_seen`],
-    firstSeen: [sql`p.first_seen`],
-    visitCount: [sql`p.visit_count`],
-    name: [sql`lower(p.last_name)`, sql`lower(p.first_name)`],
-    company: [sql`lower(p.company)`],
-    email: [sql`lower(p.email)`],
-  };
-  const keys = [...fields[filters.sortBy ?? 'lastSeen']!, sql`p.id`];
-  return sql.join(keys.map((k) => sql`${k} ${direction}`));
+/** Whether the file runs in descending order (the default). */
+export function isDescending(filters: ExportFilters): boolean {
+  return filters.sortOrder !== 'asc';
+}
+
+/**
+ * The two sort keys of the file order (the person id follows them, in the same direction). A null
+ * text key becomes the integer 0, which SQLite orders before every text value: nulls keep sorting
+ * first ascending and last descending, and a row-value comparison (where a null would make the
+ * answer unknown) can walk the order. A sort on one field has the constant 0 as its second key.
+ */
+export function sortKeys(filters: ExportFilters): [RawBuilder<number | string>, RawBuilder<number | string>] {
+  const text = (column: string) => sql<string | number>`coalesce(lower(${sql.ref(column)}), 0)`;
+  const none = sql<number>`0`;
+  switch (filters.sortBy ?? 'lastSeen') {
+    case 'lastSeen':
+      return [sql<number>`p.last_seen`, none];
+    case 'firstSeen':
+      return [sql<number>`p.first_seen`, none];
+    case 'visitCount':
+      return [sql<number>`p.visit_count`, none];
+    case 'name':
+      return [text('p.last_name'), text('p.first_name')];
+    case 'company':
+      return [text('p.company'), none];
+    case 'email':
+      return [text('p.email'), none];
+  }
 }
 
 /** The site each selected person is attributed to: the latest matching one under `domains`, else their latest. */

@@ -3,13 +3,23 @@ import type { ExportPerson } from '../exports/columns.ts';
 import type { Person } from '../resources/types.ts';
 import type { ExportFilters } from '../exports/filters.ts';
 import type { Site } from '../scope/view.ts';
-import { attributedSite, selectionConditions, selectionOrder } from './export-selection.ts';
+import { attributedSite, selectionConditions, sortKeys } from './export-selection.ts';
 import { personJsonSql, withSite } from './person-row.ts';
 import { CompiledQueries } from './compiled-queries.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
 /** An export job row. */
 export type ExportJob = Selectable<ExportJobsTable>;
+
+/** Where a member sits in its job's file order: its sort keys and person id. */
+export interface MemberKey {
+  k1: number | string;
+  k2: number | string;
+  id: string;
+}
+
+/** How collection's SQL names the people table; collection adds NOT INDEXED after it. */
+const PEOPLE_FROM = 'from "people" as "p"';
 
 /** Reads and writes export jobs, their selected people and their CSV chunks. */
 export class ExportsStore {
@@ -60,88 +70,153 @@ export class ExportsStore {
   }
 
   /**
-   * Snapshots the people the filters select, in file order, up to `cap` rows, in one statement.
-   * Returns how many there are and whether more matched than the cap allowed.
+   * Starts a job's collection: fixes its "now" and the highest people pk, so the walk (and a
+   * resumed one) covers the people that existed when it started, each as its pk range is reached.
    */
-  async select(job: ExportJob, filters: ExportFilters, sites: Site[], nowSeconds: number, cap: number): Promise<{ count: number; partial: boolean }> {
-    return this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('export_members').where('job_id', '=', job.id).execute();
-      const ctx = { accountId: job.account_id, sites, nowSeconds };
-      const order = selectionOrder(filters);
-      await trx
+  async startCollection(job: ExportJob, nowSeconds: number): Promise<void> {
+    const { top } = await this.db.selectFrom('people').select((eb) => eb.fn.max('pk').as('top')).executeTakeFirstOrThrow();
+    const start = { selected_at: nowSeconds, collect_until_pk: top ?? 0, collect_after_pk: 0, collected: 0, member_count: null, partial: null, next_seq: 0, chunk_count: 0, written_k1: null, written_k2: null, written_id: null };
+    await this.db.updateTable('export_jobs').set(start).where('id', '=', job.id).execute();
+    Object.assign(job, start);
+  }
+
+  /**
+   * Collects the selected people among the next `pks` people pks, with their sort keys and
+   * attributed site, and records how far collection got in the same transaction, so a run stopped
+   * anywhere resumes without repeating or losing anyone. The last step sets `member_count` (at
+   * most `cap`) and `partial`. Updates `job` to match.
+   */
+  async collectStep(job: ExportJob, filters: ExportFilters, sites: Site[], pks: number, cap: number): Promise<void> {
+    const from = job.collect_after_pk;
+    const to = Math.min(from + pks, job.collect_until_pk!);
+    const ctx = { accountId: job.account_id, sites, nowSeconds: job.selected_at! };
+    const [k1, k2] = sortKeys(filters);
+    const done = await this.db.transaction().execute(async (trx) => {
+      const compiled = trx
         .insertInto('export_members')
-        .columns(['job_id', 'seq', 'person_pk', 'site_pk'])
+        .columns(['job_id', 'k1', 'k2', 'person_id', 'person_pk', 'site_pk'])
         .expression(
           trx
             .selectFrom('people as p')
-            .select([sql.lit(job.id).as('job_id'), sql<number>`row_number() over (order by ${order}) - 1`.as('seq'), 'p.pk', attributedSite(filters, sites).as('site_pk')])
-            .where((eb) => selectionConditions(eb, filters, ctx))
-            .orderBy(order)
-            .limit(cap + 1),
+            .select([sql<string>`${job.id}`.as('job_id'), k1.as('k1'), k2.as('k2'), 'p.id', 'p.pk', attributedSite(filters, sites).as('site_pk')])
+            .where('p.pk', '>', from)
+            .where('p.pk', '<=', to)
+            .where((eb) => selectionConditions(eb, filters, ctx)),
         )
-        .execute();
-      const { n } = await trx.selectFrom('export_members').select((eb) => eb.fn.countAll<number>().as('n')).where('job_id', '=', job.id).executeTakeFirstOrThrow();
-      const partial = n > cap;
-      if (partial) await trx.deleteFrom('export_members').where('job_id', '=', job.id).where('seq', '>=', cap).execute();
-      const count = Math.min(n, cap);
-      await trx.updateTable('export_jobs').set({ member_count: count, partial: partial ? 1 : 0, next_seq: 0, chunk_count: 0 }).where('id', '=', job.id).execute();
-      await trx.deleteFrom('export_chunks').where('job_id', '=', job.id).execute();
-      return { count, partial };
+        .compile();
+      // Walk the pk range itself. Left to choose, SQLite may read the account's index on
+      // account_id (or company_pk) and test each row's pk, making every step as slow as one big
+      // statement; NOT INDEXED still lets it seek the range by rowid.
+      const walk = compiled.sql.replace(PEOPLE_FROM, `${PEOPLE_FROM} not indexed`);
+      if (walk === compiled.sql) throw new Error(`export collection: ${PEOPLE_FROM} not found in ${compiled.sql}`);
+      const { numAffectedRows } = await trx.executeQuery({ ...compiled, sql: walk });
+      const collected = job.collected + Number(numAffectedRows ?? 0);
+      const last = to >= job.collect_until_pk!;
+      const progress = { collect_after_pk: to, collected, ...(last ? { member_count: Math.min(collected, cap), partial: collected > cap ? 1 : 0 } : {}) };
+      await trx.updateTable('export_jobs').set(progress).where('id', '=', job.id).execute();
+      return progress;
     });
+    Object.assign(job, done);
   }
 
-  /** Selected people `from` ≤ seq < `to`, in file order, as export rows. */
-  async members(jobId: string, from: number, to: number): Promise<ExportPerson[]> {
-    // Run thousands of times per export: compiled once.
+  /**
+   * Up to `limit` selected people after `after` (from the first when null), in file order, as
+   * export rows with their sort keys. Each read is a walk of the members' primary key from that position: no sort.
+   */
+  async members(jobId: string, descending: boolean, after: MemberKey | null, limit: number): Promise<{ row: ExportPerson; key: MemberKey }[]> {
+    const shape = `members:${descending ? 'desc' : 'asc'}:${after ? 'next' : 'first'}`;
+    const values = after ? { jobId, limit, ...after } : { jobId, limit };
+    // Run thousands of times per export: compiled once per shape.
     const rows = await this.#queries.rows(
-      'members',
-      (p) =>
-        this.db
+      shape,
+      (p) => {
+        const direction = descending ? 'desc' : 'asc';
+        let query = this.db
           .selectFrom('export_members as m')
           .innerJoin('people as p', 'p.pk', 'm.person_pk')
           .leftJoin('companies as c', 'c.pk', 'p.company_pk')
           .innerJoin('sites as s', 's.pk', 'm.site_pk')
-          .select([personJsonSql('p').as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
+          .select([personJsonSql('p').as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status', 'm.k1', 'm.k2', 'm.person_id'])
           .where('m.job_id', '=', p('jobId'))
-          .where('m.seq', '>=', p('from'))
-          .where('m.seq', '<', p('to'))
-          .orderBy('m.seq'),
-      { jobId, from, to },
+          .orderBy('m.k1', direction)
+          .orderBy('m.k2', direction)
+          .orderBy('m.person_id', direction)
+          .limit(p('limit'));
+        if (after) query = query.where(sql<boolean>`(m.k1, m.k2, m.person_id) ${sql.raw(descending ? '<' : '>')} (${p('k1')}, ${p('k2')}, ${p('id')})`);
+        return query;
+      },
+      values,
     );
     return rows.map((r) => ({
-      person: JSON.parse(withSite(r.json, { domain: r.domain, clientRef: r.client_ref })) as Person,
-      campaign: r.campaign,
-      crmStatus: r.crm_status,
+      row: { person: JSON.parse(withSite(r.json, { domain: r.domain, clientRef: r.client_ref })) as Person, campaign: r.campaign, crmStatus: r.crm_status },
+      key: { k1: r.k1, k2: r.k2, id: r.person_id },
     }));
   }
 
-  /** Appends a piece of the file and records how far the job got, atomically, so a resumed run neither repeats nor skips rows. */
-  async appendChunk(job: ExportJob, data: string, nextSeq: number): Promise<void> {
+  /** Where a job's writing resumes: the sort key of the last row in its file, or null before the first. */
+  static writtenKey(job: ExportJob): MemberKey | null {
+    return job.written_id === null ? null : { k1: job.written_k1!, k2: job.written_k2!, id: job.written_id };
+  }
+
+  /**
+   * Appends a piece of the file and records how far the job got, atomically, so a resumed run
+   * neither repeats nor skips rows; the members now in the file are dropped in the same transaction.
+   */
+  async appendChunk(job: ExportJob, data: string, written: number, last: MemberKey | null, descending: boolean): Promise<void> {
+    const position = { next_seq: written, chunk_count: job.chunk_count + 1, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.id } : {}) };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('export_chunks').values({ job_id: job.id, seq: job.chunk_count, data }).execute();
-      await trx.updateTable('export_jobs').set({ next_seq: nextSeq, chunk_count: job.chunk_count + 1 }).where('id', '=', job.id).execute();
+      await trx.updateTable('export_jobs').set(position).where('id', '=', job.id).execute();
+      if (last) {
+        const upTo = sql<boolean>`(k1, k2, person_id) ${sql.raw(descending ? '>=' : '<=')} (${last.k1}, ${last.k2}, ${last.id})`;
+        await trx.deleteFrom('export_members').where('job_id', '=', job.id).where(upTo).execute();
+      }
     });
-    job.chunk_count += 1;
-    job.next_seq = nextSeq;
+    Object.assign(job, position);
   }
 
-  /** Marks a job complete and drops its selection, which the file now holds. */
+  /** Marks a job complete. Members past the row cap may remain: {@link dropStep} removes them. */
   async complete(id: string, completedAt: number, rowCount: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('export_jobs').set({ status: 'complete', completed_at: completedAt, row_count: rowCount }).where('id', '=', id).execute();
-      await trx.deleteFrom('export_members').where('job_id', '=', id).execute();
-    });
+    await this.db.updateTable('export_jobs').set({ status: 'complete', completed_at: completedAt, row_count: rowCount }).where('id', '=', id).execute();
   }
 
-  /** Marks a job failed with a reason, dropping what it had written. */
+  /** Marks a job failed with a reason. What it had collected and written is left to {@link dropStep}. */
   async fail(id: string, error: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('export_jobs').set({ status: 'failed', error }).where('id', '=', id).where('status', '=', 'processing').execute();
-      await trx.deleteFrom('export_members').where('job_id', '=', id).execute();
-      await trx.deleteFrom('export_chunks').where('job_id', '=', id).execute();
+    await this.db.updateTable('export_jobs').set({ status: 'failed', error }).where('id', '=', id).where('status', '=', 'processing').execute();
+  }
+
+  /**
+   * Removes a finished job's leftovers a bounded step at a time (a million members or a failed
+   * file's chunks deleted in one statement would hold the serving thread): up to `members`
+   * members and, for a failed job, up to `chunks` chunks. False once nothing is left.
+   */
+  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, members: number, chunks: number): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const some = trx.selectFrom('export_members').select(['k1', 'k2', 'person_id']).where('job_id', '=', job.id).limit(members);
+      const m = await trx.deleteFrom('export_members').where('job_id', '=', job.id).where(sql<boolean>`(k1, k2, person_id) in ${some}`).executeTakeFirst();
+      let c = 0n;
+      if (job.status === 'failed') {
+        const first = trx.selectFrom('export_chunks').select('seq').where('job_id', '=', job.id).orderBy('seq').limit(chunks);
+        c = (await trx.deleteFrom('export_chunks').where('job_id', '=', job.id).where('seq', 'in', first).executeTakeFirst()).numDeletedRows;
+      }
+      return m.numDeletedRows + c > 0n;
     });
   }
 
+  /** Finished jobs that still hold members, or failed ones that still hold chunks (left by a stop or crash mid-cleanup). */
+  async withLeftovers(): Promise<ExportJob[]> {
+    return this.db
+      .selectFrom('export_jobs as j')
+      .selectAll('j')
+      .where('j.status', '<>', 'processing')
+      .where((eb) =>
+        eb.or([
+          eb.exists(eb.selectFrom('export_members as m').select('m.job_id').whereRef('m.job_id', '=', 'j.id')),
+          eb.and([eb('j.status', '=', 'failed'), eb.exists(eb.selectFrom('export_chunks as c').select('c.job_id').whereRef('c.job_id', '=', 'j.id'))]),
+        ]),
+      )
+      .execute();
+  }
   /** One piece of a job's file, or undefined past the end. */
   async chunk(jobId: string, seq: number): Promise<string | undefined> {
     const row = await this.db.selectFrom('export_chunks').select('data').where('job_id', '=', jobId).where('seq', '=', seq).executeTakeFirst();

@@ -2,6 +2,7 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } fr
 import { initial } from './migrations/0001-initial.ts';
 import { exportsSchema } from './migrations/0002-exports.ts';
 import { companyDefaults } from './migrations/0003-company-defaults.ts';
+import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
 
 /**
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_exports': exportsSchema,
   '0003_company_defaults': companyDefaults,
+  '0004_export_steps': exportSteps,
   '0005_webhooks': webhooksSchema,
 };
 

@@ -165,18 +165,34 @@ export interface ExportJobsTable {
   row_count: number | null;
   partial: number | null;
   error: string | null;
-  /** How many people the job selected; null until the selection is taken. */
+  /** How many rows the file will hold (the selected people, up to the cap); null until collection ends. */
   member_count: number | null;
-  /** The first member not yet written to the file. */
+  /** Rows written to the file so far. */
   next_seq: Generated<number>;
   chunk_count: Generated<number>;
   /** Runs started, counting resumptions after a restart. */
   attempts: Generated<number>;
+  /** The "now" (epoch seconds) the selection's timeframe is measured from; set when collection starts. */
+  selected_at: number | null;
+  /** The highest people pk when collection started: it walks pks up to here. Null before it starts. */
+  collect_until_pk: number | null;
+  /** People with a pk up to here have been collected. */
+  collect_after_pk: Generated<number>;
+  /** Members collected so far (before the cap). */
+  collected: Generated<number>;
+  /** The sort key of the last row written (null before the first): writing resumes after it. */
+  written_k1: number | string | null;
+  written_k2: number | string | null;
+  written_id: string | null;
 }
 
+/** A person a job selected, keyed by the job's file order: (job, sort keys, person id). */
 export interface ExportMembersTable {
   job_id: string;
-  seq: number;
+  /** Sort keys, integer or text; a null text key is stored as the integer 0, which sorts before any text. */
+  k1: number | string;
+  k2: number | string;
+  person_id: string;
   person_pk: number;
   /** The site the row is attributed to. */
   site_pk: number;

@@ -197,6 +197,19 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
       expect(api.seen.at(-1)!.url).toBe('/');
     });
 
+    it('answers an export’s start with a statusUrl under /api that a client follows from the host’s root to the job', async () => {
+      const started = await fetch(`${base}/api/v1/exports`, { method: 'POST', headers: { 'x-api-key': world.accountKey } });
+      expect(started.status).toBe(202);
+      const { jobId, statusUrl } = await started.json();
+      expect(statusUrl).toBe(`/api/v1/exports/${jobId}`);
+      await world.api.exportsIdle();
+      const hits = hostHits.length;
+      const job = await fetch(`${base}${statusUrl}`, { headers: { 'x-api-key': world.accountKey } });
+      expect(job.status).toBe(200);
+      expect(await job.json()).toMatchObject({ jobId, status: 'complete' });
+      expect(hostHits.length).toBe(hits);
+    });
+
     it('answers the API’s health check under the prefix without a key, and 401 for data without one', async () => {
       const health = await fetch(`${base}/api/v1/health`);
       expect(health.status).toBe(200);
@@ -276,6 +289,17 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
       base = await listen(server);
     });
     afterAll(() => stop(server));
+
+    it('answers an export’s start with the statusUrl /v1/exports/{jobId}, which leads to the job', async () => {
+      const started = await fetch(`${base}/v1/exports`, { method: 'POST', headers: { 'x-api-key': world.accountKey } });
+      expect(started.status).toBe(202);
+      const { jobId, statusUrl } = await started.json();
+      expect(statusUrl).toBe(`/v1/exports/${jobId}`);
+      await world.api.exportsIdle();
+      const job = await fetch(`${base}${statusUrl}`, { headers: { 'x-api-key': world.accountKey } });
+      expect(job.status).toBe(200);
+      expect(await job.json()).toMatchObject({ jobId, status: 'complete' });
+    });
 
     it('drops a client’s own mount header: x-forwarded-prefix: /evil neither moves the routes nor reaches the API', async () => {
       const evil = { [MOUNT_HEADER]: '/evil' };
@@ -469,9 +493,15 @@ describe.each(TARGETS)('embedding the API in a Node server (reference: $name)', 
       });
       expect(account.status).toBe(202);
       const started = await account.json();
-      expect(started).toMatchObject({ jobId: expect.stringMatching(/^exp_/), status: 'processing', statusUrl: `/v1/exports/${started.jobId}` });
+      expect(started).toMatchObject({ jobId: expect.stringMatching(/^exp_/), status: 'processing', statusUrl: `/vi/v1/exports/${started.jobId}` });
       expect([api.seen.at(-1)!.method, api.seen.at(-1)!.url]).toEqual(['POST', '/v1/exports']);
       await world.api.exportsIdle();
+      // Followed from the host's root, the statusUrl reaches the API, not the next handler.
+      const before = reachedNext.length;
+      const job = await fetch(`${base}${started.statusUrl}`, { headers: { 'x-api-key': world.accountKey } });
+      expect(job.status).toBe(200);
+      expect(await job.json()).toMatchObject({ jobId: started.jobId, status: 'complete' });
+      expect(reachedNext.length).toBe(before);
     });
 
     it('hands the API a request whose Content-Length matches the body it carries after an upstream parser re-serialised it', async () => {

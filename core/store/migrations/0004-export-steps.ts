@@ -1,0 +1,43 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * Export selection in bounded steps: jobs record how far collection has walked the people (by
+ * pk) and the sort key of the last row written; members carry their sort keys, so the writer
+ * reads file order from an index instead of one big sort.
+ *
+ * Jobs the previous code left `processing` start over from the collection (their members were
+ * numbered by position, which the new table no longer keeps): their chunks go, their slots stay.
+ */
+export const exportSteps: Migration = {
+  async up(db: Kysely<any>) {
+    // The "now" the selection's timeframe is measured from, fixed when collection starts so a
+    // resumed collection selects as the first run would have.
+    await db.schema.alterTable('export_jobs').addColumn('selected_at', 'integer').execute();
+    // The highest people pk when collection started (null until then), and how far it has got.
+    await db.schema.alterTable('export_jobs').addColumn('collect_until_pk', 'integer').execute();
+    await db.schema.alterTable('export_jobs').addColumn('collect_after_pk', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('export_jobs').addColumn('collected', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    // The sort key of the last row in the file (null before the first): where writing resumes.
+    await db.schema.alterTable('export_jobs').addColumn('written_k1', sql`blob`).execute();
+    await db.schema.alterTable('export_jobs').addColumn('written_k2', sql`blob`).execute();
+    await db.schema.alterTable('export_jobs').addColumn('written_id', 'text').execute();
+
+    await db.schema.dropTable('export_members').execute();
+    // Keyed by the file order itself. The sort keys are declared `blob` (no type affinity) so
+    // SQLite stores each value as given, integer or text, and never converts one into the other.
+    await db.schema
+      .createTable('export_members')
+      .addColumn('job_id', 'text', (c) => c.notNull())
+      .addColumn('k1', sql`blob`, (c) => c.notNull())
+      .addColumn('k2', sql`blob`, (c) => c.notNull())
+      .addColumn('person_id', 'text', (c) => c.notNull())
+      .addColumn('person_pk', 'integer', (c) => c.notNull())
+      .addColumn('site_pk', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('export_members_pk', ['job_id', 'k1', 'k2', 'person_id'])
+      .modifyEnd(sql`without rowid`)
+      .execute();
+
+    await db.deleteFrom('export_chunks').where('job_id', 'in', db.selectFrom('export_jobs').select('id').where('status', '=', 'processing')).execute();
+    await db.updateTable('export_jobs').set({ member_count: null, next_seq: 0, chunk_count: 0 }).where('status', '=', 'processing').execute();
+  },
+};
