@@ -6,6 +6,7 @@ import { openDatabase } from './sqlite.ts';
 export * from '../../core/index.ts';
 export { openDatabase } from './sqlite.ts';
 export { toMiddleware, toNodeListener, type FetchHandler, type MountOptions } from './listener.ts';
+export { answerClientErrors } from './client-errors.ts';
 export { serve } from './serve.ts';
 export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/with-database.ts';
 

@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { bodyTextOf, MOUNT_HEADER } from '../../core/index.ts';
+import { errorEnvelope, unusableTargetMessage, type Envelope } from '../shared/error-envelope.ts';
+import { writeEnvelope } from './client-errors.ts';
 
 /** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
 export interface FetchHandler {
@@ -33,31 +35,68 @@ export function toMiddleware(api: FetchHandler, options: MountOptions = {}) {
 function createMount(api: FetchHandler, options: MountOptions) {
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   return async (req: IncomingMessage, res: ServerResponse, next: ((err?: unknown) => void) | null) => {
-    const path = req.url ?? '/';
+    const path = originForm(req.url ?? '/');
+    // A target that is no path ('*', an unusable URL) names nothing under any prefix: the host's
+    // next handler may know it; on its own, the API refuses it.
+    if (path === null) return next ? next() : writeEnvelope(res, unusableTarget(req.url ?? ''));
     const inside = prefix === '' || path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}?`);
     if (!inside && next) return next();
+    // RFC 9112 §3.2: an HTTP/1.1 request without Host is refused (serve() leaves this to us, so the refusal has the envelope).
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+      return writeEnvelope(res, errorEnvelope(400, 'bad_request', 'Header Host is missing; HTTP/1.1 requires it.'));
+    }
     try {
       // Express moves its own mount path into req.baseUrl; the API is told the whole mount
       // point and strips it itself, answering 404 for anything outside it.
       const baseUrl = (req as IncomingMessage & { baseUrl?: string }).baseUrl ?? '';
-      const response = await api.fetch(toRequest(req, baseUrl + path, res, baseUrl + prefix));
+      const request = toRequest(req, baseUrl + path, res, baseUrl + prefix);
+      if (!request) return writeEnvelope(res, unusableTarget(req.url ?? ''));
+      const response = await api.fetch(request);
       await writeResponse(response, res);
     } catch (error) {
       // The API answers every fault itself; this is only a broken socket or stream.
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: { code: 'internal_error', message: 'An unexpected error occurred.', status: 500 } }));
-      } else res.destroy(error as Error);
+      if (!res.headersSent) writeEnvelope(res, errorEnvelope(500, 'internal_error', 'An unexpected error occurred.'), false);
+      else res.destroy(error as Error);
     }
   };
 }
 
+/**
+ * The path and query a request target names: an origin-form target as it is, an absolute-form
+ * one (`http://host/v1/health`, RFC 9112 §3.2.2) by its path and query, whatever its authority;
+ * null for anything else (`*`, a URL that does not parse, another scheme).
+ */
+function originForm(target: string): string | null {
+  if (target.startsWith('/')) return target;
+  if (!/^https?:\/\//i.test(target)) return null;
+  try {
+    const url = new URL(target);
+    return url.pathname + url.search;
+  } catch {
+    return null;
+  }
+}
+
+function unusableTarget(target: string): Envelope {
+  return errorEnvelope(400, 'bad_request', unusableTargetMessage(target));
+}
+
+/** Methods Node's parser accepts that a Fetch Request refuses to carry (CONNECT never reaches a request listener). */
+const UNCARRIED_METHODS = new Set(['TRACE']);
+
 /** Headers that describe one connection, not the request: they must not be passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']);
 
-/** Builds a Fetch Request from a Node request, streaming its body. */
-function toRequest(req: IncomingMessage, path: string, res: ServerResponse, mountedAt: string): Request {
+/** Builds a Fetch Request from a Node request, streaming its body; undefined when its path makes no URL. */
+function toRequest(req: IncomingMessage, path: string, res: ServerResponse, mountedAt: string): Request | undefined {
+  // The Host header names the origin (download links carry it), an absolute-form target's authority notwithstanding.
   const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
+  let url: URL;
+  try {
+    url = new URL(`http://${host}${path}`);
+  } catch {
+    return undefined;
+  }
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
@@ -71,8 +110,9 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
   res.on('close', () => {
     if (!res.writableFinished) controller.abort();
   });
-  const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
+  const carried = !UNCARRIED_METHODS.has(req.method ?? '');
+  const init: RequestInit & { duplex?: 'half' } = { method: carried ? req.method : 'GET', headers, signal: controller.signal };
+  if (carried && req.method !== 'GET' && req.method !== 'HEAD') {
     const parsed = (req as IncomingMessage & { body?: unknown }).body;
     if (req.readableEnded && parsed !== undefined) {
       // A body parser upstream (e.g. express.json()) already read the stream: pass on what it read.
@@ -83,7 +123,11 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
       init.duplex = 'half';
     }
   }
-  return new Request(`http://${host}${path}`, init);
+  const request = new Request(url, init);
+  // The API serves no such method and answers them as any wrong method (405 with Allow,
+  // or 404), as it does under Bun and Deno; the Request only has to name the method.
+  if (!carried) Object.defineProperty(request, 'method', { value: req.method });
+  return request;
 }
 
 /** Writes a Fetch Response to a Node response: JSON in one write, anything else streamed with backpressure. */
