@@ -16,7 +16,12 @@ declare module 'bun:sqlite' {
 }
 
 declare const Bun: {
-  serve(options: { port?: number; hostname?: string; fetch(request: Request): Response | Promise<Response> }): {
+  serve(options: {
+    port?: number;
+    hostname?: string;
+    fetch(request: Request): Response | Promise<Response>;
+    error?(error: Error): Response | Promise<Response>;
+  }): {
     port: number;
     hostname: string;
     stop(closeActiveConnections?: boolean): Promise<void>;

@@ -16,7 +16,12 @@ declare module 'node:sqlite' {
 
 declare const Deno: {
   serve(
-    options: { port?: number; hostname?: string; onListen?: (addr: { port: number; hostname: string }) => void },
+    options: {
+      port?: number;
+      hostname?: string;
+      onListen?: (addr: { port: number; hostname: string }) => void;
+      onError?: (error: unknown) => Response | Promise<Response>;
+    },
     handler: (request: Request) => Response | Promise<Response>,
   ): { finished: Promise<void>; shutdown(): Promise<void>; addr: { port: number; hostname: string } };
 };

@@ -3,6 +3,7 @@ import { DatabaseSync } from 'node:sqlite';
 import type { Kysely } from 'kysely';
 import { atMountPoint, type Api, type Database as Schema } from '../../core/index.ts';
 import { openSqlite } from '../shared/sqlite-shim.ts';
+import { handlerFault, unusableTarget } from '../shared/handler-fault.ts';
 import { baseUrl, createApiWith, type RunningServer, type RuntimeApiOptions, type ServeOptions } from '../shared/with-database.ts';
 
 export * from '../../core/index.ts';
@@ -27,7 +28,12 @@ export async function serve(api: Pick<Api, 'fetch'>, options: ServeOptions = {})
   let port = 0;
   let listening!: () => void;
   const ready = new Promise<void>((resolve) => (listening = resolve));
-  const server = Deno.serve({ port: options.port ?? 0, hostname, onListen: (addr) => ((port = addr.port), listening()) }, (request) => api.fetch(atMountPoint(request)));
+  const server = Deno.serve(
+    // onError is Deno's only hook: a handler that throws. What Deno's HTTP layer refuses itself (400
+    // for a malformed request or oversized headers) it answers with an empty body; see the README.
+    { port: options.port ?? 0, hostname, onListen: (addr) => ((port = addr.port), listening()), onError: handlerFault },
+    (request) => (URL.canParse(request.url) ? api.fetch(atMountPoint(request)) : Promise.resolve(unusableTarget(request.url))),
+  );
   await ready;
   return { port, url: baseUrl(hostname, port), close: () => server.shutdown() };
 }
