@@ -2,7 +2,7 @@ import { Admin } from './admin/admin.ts';
 import { authenticate } from './auth/authenticate.ts';
 import type { Services } from './http/context.ts';
 import { createCors, type CorsOptions } from './http/cors.ts';
-import { ApiError, badRequest } from './http/errors.ts';
+import { ApiError, badRequest, quoteInput, quoteName } from './http/errors.ts';
 import { Query } from './http/query.ts';
 import { mountPrefix, routedPath } from './http/mount.ts';
 import { newRequestId } from './http/request-id.ts';
@@ -212,8 +212,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       if (path !== null) url.pathname = path;
       if (found.kind === 'route') response = await route(request, url, found.route, found.params, rate);
       else if (found.kind === 'wrong_method') {
-        response = errorResponse(new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${safePath(url.pathname)}; allowed: ${found.allow}.`, { allow: found.allow }));
-      } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${safePath(url.pathname)}.`));
+        response = errorResponse(new ApiError(405, 'method_not_allowed', `Method ${quoteName(request.method)} is not allowed on ${quoteInput(url.pathname)}; allowed: ${found.allow}.`, { allow: found.allow }));
+      } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${quoteInput(url.pathname)}.`));
     } catch (error) {
       if (error instanceof ApiError) response = errorResponse(error);
       else {
@@ -257,8 +257,4 @@ function decodeParams(params: Record<string, string>): Record<string, string> {
     }
   }
   return out;
-}
-
-function safePath(path: string): string {
-  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }

@@ -1,3 +1,5 @@
+import { forbiddenCharacter, FORBIDDEN_RULE } from '../http/client-text.ts';
+
 /** Where a person stands in the partner's CRM. */
 export type CrmStatus = 'not_in_crm' | 'in_crm' | 'customer';
 export const CRM_STATUSES: readonly CrmStatus[] = ['not_in_crm', 'in_crm', 'customer'];
@@ -91,10 +93,16 @@ export function toSeconds(value: TimeInput, field: string): number {
   return Math.floor(ms / 1000);
 }
 
-/** Checks a required non-empty string. */
+/**
+ * Checks a required non-empty string without control characters or unpaired surrogates. Ids
+ * pass through here, so no stored id holds a character the API refuses in client text, and a
+ * path id carrying one can only be a 404.
+ */
 export function requireText(value: unknown, field: string, max = 512): string {
   if (typeof value !== 'string' || value.length === 0 || value.length > max) {
     throw new AdminError(`${field} must be a non-empty string of at most ${max} characters`);
   }
+  const found = forbiddenCharacter(value);
+  if (found) throw new AdminError(`${field} must not contain ${FORBIDDEN_RULE}; found ${found}`);
   return value;
 }

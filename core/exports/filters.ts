@@ -1,4 +1,5 @@
-import { badRequest } from '../http/errors.ts';
+import { forbiddenCharacter, FORBIDDEN_RULE } from '../http/client-text.ts';
+import { badRequest, quoteInput } from '../http/errors.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import { pagePath } from '../scope/page-path.ts';
 import { isoSeconds } from '../time/iso.ts';
@@ -38,7 +39,7 @@ export function parseExportFilters(body: unknown): ExportFilters {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('The export body must be a JSON object.');
   const input = body as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!KNOWN_KEYS.has(key)) throw badRequest(`Unsupported export filter ${JSON.stringify(key.slice(0, 64))}.`);
+    if (!KNOWN_KEYS.has(key)) throw badRequest(`Unsupported export filter ${quoteInput(key)}.`);
   }
   const out: ExportFilters = {};
   for (const key of ARRAY_FILTERS) {
@@ -49,7 +50,7 @@ export function parseExportFilters(body: unknown): ExportFilters {
     if (typeof input[key] !== 'boolean') throw badRequest(`Export filter ${key} must be true or false.`);
     out[key] = input[key] as boolean;
   }
-  if (out.domains) out.domains = out.domains.map((d) => normalizeDomain(d) ?? fail(`Export filter domains has ${JSON.stringify(d)}, which is not a hostname.`));
+  if (out.domains) out.domains = out.domains.map((d) => normalizeDomain(d) ?? fail(`Export filter domains has ${quoteInput(d)}, which is not a hostname.`));
   if (out.pages) out.pages = out.pages.map(pagePath);
   out.timeframe = readEnum('timeframe', input.timeframe, TIMEFRAMES);
   out.dateField = readEnum('dateField', input.dateField, DATE_FIELDS);
@@ -80,6 +81,8 @@ export function sanitizeFilename(requested: string | undefined, createdAtSeconds
 }
 
 function readArray(key: string, value: unknown): string[] {
+  // A comma list is checked whole, before splitting and trimming could drop what it carried.
+  if (typeof value === 'string') refuseForbidden(key, value);
   const items = typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter((s) => s !== '') : value;
   if (!Array.isArray(items)) throw badRequest(`Export filter ${key} must be an array of strings or a comma-separated string.`);
   // An empty list would select nobody (or, read the other way, everybody): neither is what a
@@ -90,19 +93,31 @@ function readArray(key: string, value: unknown): string[] {
     if (typeof item !== 'string' || item.trim() === '' || item.length > EXPORT_LIMITS.itemLength) {
       throw badRequest(`Export filter ${key} must hold non-empty strings of at most ${EXPORT_LIMITS.itemLength} characters.`);
     }
+    refuseForbidden(key, item);
     return item.trim();
   });
 }
 
 function readEnum<T extends string>(key: string, value: unknown, allowed: readonly T[]): T | undefined {
   if (value === undefined) return undefined;
+  if (typeof value === 'string') refuseForbidden(key, value);
   if (typeof value !== 'string' || !allowed.includes(value as T)) throw badRequest(`Export filter ${key} must be one of ${allowed.join(', ')}.`);
   return value as T;
 }
 
 function readText(key: string, value: unknown, max: number): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > max) throw badRequest(`Export filter ${key} must be a non-empty string of at most ${max} characters.`);
+  refuseForbidden(key, value);
   return value.trim();
+}
+
+/**
+ * Refuses a text value holding a control character or an unpaired surrogate, before trimming:
+ * SQLite cuts a LIKE pattern at a NUL, so `"\u0000zzqq"` would otherwise select everybody.
+ */
+function refuseForbidden(key: string, value: string): void {
+  const found = forbiddenCharacter(value);
+  if (found) throw badRequest(`Export filter ${key} must not contain ${FORBIDDEN_RULE}; found ${found}.`);
 }
 
 function fail(message: string): never {

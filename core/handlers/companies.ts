@@ -1,4 +1,4 @@
-import { notFound } from '../http/errors.ts';
+import { notFound, quoteInput } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 import { jsonList, rawJson } from '../http/respond.ts';
 import { cutPage } from '../paging/page.ts';
@@ -24,6 +24,6 @@ export async function getCompany(ctx: RequestContext): Promise<Response> {
   ctx.query.allowOnly([]);
   const id = ctx.params.id!;
   const company = await ctx.services.companies.get(await viewFor(ctx, {}), id);
-  if (!company) throw notFound(`No company with id ${id} is visible to this key.`);
+  if (!company) throw notFound(`No company with id ${quoteInput(id)} is visible to this key.`);
   return rawJson(`{"data":${company}}`);
 }

@@ -1,4 +1,4 @@
-import { notFound } from '../http/errors.ts';
+import { notFound, quoteInput } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 import { rawJson } from '../http/respond.ts';
 import { paginationOf } from '../paging/page.ts';
@@ -19,7 +19,7 @@ export async function listEvents(ctx: RequestContext): Promise<Response> {
   const page = await readPage(ctx, `events:${id}`, { ...siteFilters, eventType });
   // The person must be visible to the key itself; client filters only narrow their events.
   const person = await services.people.summary(await viewFor(ctx, {}), id);
-  if (!person) throw notFound(`No person with id ${id} is visible to this key.`);
+  if (!person) throw notFound(`No person with id ${quoteInput(id)} is visible to this key.`);
   const view = await viewFor(ctx, siteFilters);
   const events = await services.events.page(view, person.pk, eventType, page.after, page.limit);
   const pagination = await paginationOf(events.count, events.next, page, services.cursors, nowSeconds);

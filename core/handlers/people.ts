@@ -1,4 +1,4 @@
-import { notFound } from '../http/errors.ts';
+import { notFound, quoteInput } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 import { jsonList, rawJson } from '../http/respond.ts';
 import { cutPage } from '../paging/page.ts';
@@ -25,6 +25,6 @@ export async function getPerson(ctx: RequestContext): Promise<Response> {
   ctx.query.allowOnly([]);
   const id = ctx.params.id!;
   const person = await ctx.services.people.get(await viewFor(ctx, {}), id);
-  if (!person) throw notFound(`No person with id ${id} is visible to this key.`);
+  if (!person) throw notFound(`No person with id ${quoteInput(id)} is visible to this key.`);
   return rawJson(`{"data":${person}}`);
 }

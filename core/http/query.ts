@@ -1,5 +1,6 @@
 import { parseIsoInstant } from '../time/iso.ts';
-import { badRequest, validationError } from './errors.ts';
+import { forbiddenCharacter, FORBIDDEN_RULE } from './client-text.ts';
+import { badRequest, quoteName, validationError } from './errors.ts';
 
 /** Reserved for future custom sorting: sending either is a bad request. */
 const RESERVED = ['sort', 'order'];
@@ -18,16 +19,27 @@ export class Query {
         throw badRequest(`Parameter ${name} is reserved: custom sorting is not supported in this version.`);
       }
       if (!allowed.includes(name)) {
-        throw badRequest(`Parameter ${safeName(name)} is not supported here; allowed: ${allowed.join(', ')}.`);
+        throw badRequest(`Parameter ${quoteName(name)} is not supported here; allowed: ${allowed.join(', ')}.`);
       }
       if (this.params.getAll(name).length > 1) throw validationError(`Parameter ${name} must be given at most once.`);
     }
     return this;
   }
 
+  /**
+   * The value as sent, or null when absent. Every typed reader goes through here, so no value
+   * holding a control character or an unpaired surrogate reaches a handler (or SQL).
+   */
+  #read(name: string): string | null {
+    const value = this.params.get(name);
+    const found = value === null ? null : forbiddenCharacter(value);
+    if (found) throw validationError(`Parameter ${name} must not contain ${FORBIDDEN_RULE}; found ${found}.`);
+    return value;
+  }
+
   /** The raw value, or undefined when absent. */
   string(name: string, opts: { maxLength?: number; pattern?: RegExp; hint?: string } = {}): string | undefined {
-    const value = this.params.get(name);
+    const value = this.#read(name);
     if (value === null) return undefined;
     const max = opts.maxLength ?? 256;
     if (value.length === 0 || value.length > max) {
@@ -41,7 +53,7 @@ export class Query {
 
   /** An integer within bounds, or the default when absent. */
   integer(name: string, min: number, max: number, fallback: number): number {
-    const value = this.params.get(name);
+    const value = this.#read(name);
     if (value === null) return fallback;
     const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) {
@@ -52,7 +64,7 @@ export class Query {
 
   /** `true` or `false`; undefined when absent. */
   boolean(name: string): boolean | undefined {
-    const value = this.params.get(name);
+    const value = this.#read(name);
     if (value === null) return undefined;
     if (value === 'true') return true;
     if (value === 'false') return false;
@@ -61,7 +73,7 @@ export class Query {
 
   /** An ISO 8601 date or zoned date-time, as epoch milliseconds; undefined when absent. */
   instant(name: string): number | undefined {
-    const value = this.params.get(name);
+    const value = this.#read(name);
     if (value === null) return undefined;
     const ms = parseIsoInstant(value);
     if (ms === null) {
@@ -71,9 +83,4 @@ export class Query {
     }
     return ms;
   }
-}
-
-/** Echoes a parameter name in a message without letting arbitrary input through. */
-function safeName(name: string): string {
-  return /^[\w.-]{1,64}$/.test(name) ? name : JSON.stringify(name.slice(0, 64));
 }

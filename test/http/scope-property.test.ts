@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonInput } from '../../adapters/node/index.ts';
+import { addAlphaFamily, companiesIn, figuresIn, narrow, peopleIn, recentEventsIn, scopeOf } from '../support/scope-oracle.ts';
 import { TARGETS } from '../support/targets.ts';
-import { createWorld, NOW, seconds, SITES, visitOn, type World } from '../support/world.ts';
+import { createWorld, NOW, SITES, type World } from '../support/world.ts';
 
 /**
  * Property: whatever a domain-scoped key asks for — any endpoint, any filters, any cursor,
- * valid, replayed from another key or tampered — the answer never reaches past its site.
+ * valid, replayed from another key or tampered — the answer never reaches past its scope (the
+ * sites of its domain and its subdomains), and what it lists carries the figures of the sites
+ * the request selected within that scope.
  * Requests are drawn from a seeded PRNG, so a failure names the seed and the request to replay.
  */
 
@@ -58,40 +61,30 @@ const ACCEPTS: Record<Endpoint, string[]> = {
 };
 const ALL_PARAMS = ['limit', 'domain', 'client_ref', 'last_seen_after', 'hot_leads', 'event_type', 'days'];
 
-/** What the fixture placed on one site: the oracle every response is checked against. */
-interface SiteTruth {
+/** What the fixture placed within one key's scope: the oracle every response is checked against. */
+interface ScopeTruth {
+  /** The key's domain. */
   domain: string;
-  clientRef: string | null;
+  /** The sites of its scope: its domain's and its subdomains'. */
+  sites: string[];
   people: Map<string, PersonInput>;
   companies: Set<string>;
-  /** eventId → personId, for the events on this site. */
+  /** eventId → personId, for the events on the scope's sites. */
   events: Map<string, string>;
-  recentEvents: (days: number) => number;
 }
 
-function truthOf(world: World, domain: string): SiteTruth {
-  const people = new Map(world.people.filter((p) => p.visits.some((v) => v.domain === domain)).map((p) => [p.id, p]));
+function truthOf(world: World, domain: string): ScopeTruth {
+  const sites = scopeOf(domain);
+  const people = new Map(world.people.filter((p) => figuresIn(p, sites)).map((p) => [p.id, p]));
   const companies = new Set([...people.values()].map((p) => p.companyId).filter((c): c is string => !!c));
-  const onSite = world.events.filter((e) => e.domain === domain);
-  return {
-    domain,
-    clientRef: SITES.find((s) => s.domain === domain)!.clientRef,
-    people,
-    companies,
-    events: new Map(onSite.map((e) => [e.eventId, e.personId])),
-    recentEvents: (days) => onSite.filter((e) => seconds(e.timestamp) > Math.floor(NOW / 1000) - days * 86_400).length,
-  };
+  const inScope = world.events.filter((e) => sites.includes(e.domain));
+  return { domain, sites, people, companies, events: new Map(inScope.map((e) => [e.eventId, e.personId])) };
 }
 
-/** Whether the client filters of a request select the key's site (the oracle's own reading of the spec). */
-function filtersSelect(site: SiteTruth, params: URLSearchParams): boolean {
+/** The sites of the scope a request's client filters select (the oracle's own reading of the spec). */
+function selectedSites(scope: ScopeTruth, params: URLSearchParams): string[] {
   const domain = params.get('domain');
-  if (domain !== null) {
-    const d = domain.trim().toLowerCase().replace(/\.$/, '');
-    if (!(site.domain === d || site.domain.endsWith(`.${d}`))) return false;
-  }
-  const ref = params.get('client_ref');
-  return ref === null || site.clientRef === ref;
+  return narrow(scope.sites, { domain: domain === null ? null : domain.trim().toLowerCase().replace(/\.$/, ''), clientRef: params.get('client_ref') });
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -127,6 +120,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
 
   beforeAll(async () => {
     world = await createWorld();
+    await addAlphaFamily(world);
     const started = await target.start(world.api);
     call = started.call;
     close = started.close;
@@ -147,7 +141,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
   });
   afterAll(() => close());
 
-  it(`keeps every answer inside the key's site over ${REQUESTS_PER_TARGET} random requests (seed ${SEED})`, async () => {
+  it(`keeps every answer inside the key's scope over ${REQUESTS_PER_TARGET} random requests (seed ${SEED})`, async () => {
     const rnd = mulberry32(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const chance = (p: number) => rnd() < p;
@@ -238,12 +232,12 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
       const endpoint = pick(ENDPOINTS);
       // Half the time ask about someone the key can see (for events: someone with a journey,
       // wherever it happened), so that 200s are common enough to prove something.
-      const site = truths.get(domain)!;
-      const withEvents = [...site.people.keys()].filter((id) => world.events.some((e) => e.personId === id));
-      const near = endpoint === 'events' && withEvents.length > 0 ? withEvents : [...site.people.keys()];
+      const scope = truths.get(domain)!;
+      const withEvents = [...scope.people.keys()].filter((id) => world.events.some((e) => e.personId === id));
+      const near = endpoint === 'events' && withEvents.length > 0 ? withEvents : [...scope.people.keys()];
       const personId = chance(0.5) ? pick(near) : pick(personIds);
-      // Companies: a third of the time one that has no person on the key's site.
-      const absent = companyIds.filter((c) => !site.companies.has(c));
+      // Companies: a third of the time one that has no person in the key's scope.
+      const absent = companyIds.filter((c) => !scope.companies.has(c));
       const companyId = absent.length > 0 && chance(0.35) ? pick(absent) : pick(companyIds);
       const id = endpoint === 'person' || endpoint === 'events' ? personId : endpoint === 'company' ? companyId : undefined;
       const path =
@@ -281,7 +275,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
 
     for (let n = 0; n < REQUESTS_PER_TARGET; n++) {
       const sent = draw();
-      const site = truths.get(sent.domain)!;
+      const scope = truths.get(sent.domain)!;
       const res = await call(sent.path, { headers: { 'x-api-key': world.scopedKeys[sent.domain]! } });
       const text = await res.text();
       const what = `request #${n} (seed ${SEED}): ${sent.domain} GET ${sent.path} → ${res.status} ${text.slice(0, 300)}`;
@@ -290,22 +284,22 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
 
       expect([200, 400, 404], what).toContain(res.status);
 
-      // Nothing in any body names a person or another site outside the key's reach; an error
-      // may only echo the id the request itself named.
+      // Nothing in any body names a person or a site outside the key's scope; an error may only
+      // echo the id the request itself named.
       for (const token of text.match(/per_(?:\d{3}|b_only)\b/g) ?? []) {
         if (res.status !== 200 && token === sent.id) continue;
-        expect(site.people.has(token), `${what}\n  names person ${token}, not on ${site.domain}`).toBe(true);
+        expect(scope.people.has(token), `${what}\n  names person ${token}, not in ${scope.domain}'s scope`).toBe(true);
       }
-      for (const other of DOMAINS.filter((d) => d !== site.domain)) {
+      for (const other of DOMAINS.filter((d) => !scope.sites.includes(d))) {
         expect(hostnameRe(other).test(text), `${what}\n  names site ${other}`).toBe(false);
         expect(text.includes(`"domain":"${other}"`), `${what}\n  carries domain ${other}`).toBe(false);
       }
       for (const token of text.match(/\bco_\d{2}\b/g) ?? []) {
         if (res.status !== 200 && token === sent.id) continue;
-        expect(site.companies.has(token), `${what}\n  names company ${token}, without a person on ${site.domain}`).toBe(true);
+        expect(scope.companies.has(token), `${what}\n  names company ${token}, without a person in ${scope.domain}'s scope`).toBe(true);
       }
       for (const token of text.match(/\bevt_\w+\b/g) ?? []) {
-        expect(site.events.has(token), `${what}\n  names event ${token}, not on ${site.domain}`).toBe(true);
+        expect(scope.events.has(token), `${what}\n  names event ${token}, not in ${scope.domain}'s scope`).toBe(true);
       }
 
       if (res.status !== 200) {
@@ -330,24 +324,26 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
       }
 
       const params = new URL(sent.path, 'http://x').searchParams;
-      const selected = filtersSelect(site, params);
-      const idOnSite = sent.id !== undefined && site.people.has(sent.id);
+      // The sites the request's filters select within the scope; figures are over these.
+      const selected = selectedSites(scope, params);
+      const idInScope = sent.id !== undefined && scope.people.has(sent.id);
 
-      // Reading one person or company: visible exactly when the fixture put them on the site.
-      if (sent.endpoint === 'person' && params.size === 0) expect(res.status, what).toBe(idOnSite ? 200 : 404);
-      if (sent.endpoint === 'company' && params.size === 0) expect(res.status, what).toBe(site.companies.has(sent.id!) ? 200 : 404);
-      if (sent.endpoint === 'events' && !idOnSite) expect(res.status, what).not.toBe(200);
+      // Reading one person or company: visible exactly when the fixture put them in the scope.
+      if (sent.endpoint === 'person' && params.size === 0) expect(res.status, what).toBe(idInScope ? 200 : 404);
+      if (sent.endpoint === 'company' && params.size === 0) expect(res.status, what).toBe(scope.companies.has(sent.id!) ? 200 : 404);
+      if (sent.endpoint === 'events' && !idInScope) expect(res.status, what).not.toBe(200);
 
       if (res.status !== 200) continue;
       switch (sent.endpoint) {
         case 'people': {
-          if (!selected) expect(body, what).toEqual({ data: [], pagination: { limit: body.pagination.limit, count: 0 } });
+          if (selected.length === 0) expect(body, what).toEqual({ data: [], pagination: { limit: body.pagination.limit, count: 0 } });
           const after = params.has('last_seen_after') ? new Date(params.get('last_seen_after')!).getTime() : -Infinity;
           body.data.forEach((p: any, i: number) => {
-            const person = site.people.get(p.id);
+            const person = scope.people.get(p.id);
             expect(person, `${what}\n  lists ${p.id}`).toBeDefined();
-            const visit = visitOn(person!, site.domain)!;
-            expect([p.domain, p.clientRef, p.visitCount, Date.parse(p.lastSeen) / 1000], what).toEqual([site.domain, site.clientRef, visit.visitCount, seconds(visit.lastSeen)]);
+            const figures = figuresIn(person!, selected);
+            expect(figures, `${what}\n  lists ${p.id}, not on ${selected.join(', ')}`).toBeDefined();
+            expect({ domain: p.domain, clientRef: p.clientRef, visitCount: p.visitCount, firstSeen: p.firstSeen, lastSeen: p.lastSeen }, `${what}\n  ${p.id}`).toEqual(figures);
             if (params.get('hot_leads') === 'true') expect(p.isHotLead, what).toBe(true);
             if (Number.isFinite(after)) expect(Date.parse(p.lastSeen), `${what}\n  ${p.id} not after ${params.get('last_seen_after')}`).toBeGreaterThan(Math.floor(after / 1000) * 1000);
             const prev = body.data[i - 1];
@@ -358,34 +354,37 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
         }
         case 'person':
           expect(body.data.id, what).toBe(sent.id);
-          expect(site.people.has(body.data.id), what).toBe(true);
-          expect(body.data.domain, what).toBe(site.domain);
+          expect(scope.people.has(body.data.id), what).toBe(true);
+          expect(body.data.domain, what).toBe(figuresIn(scope.people.get(body.data.id)!, scope.sites)!.domain);
           break;
         case 'events':
-          expect(idOnSite, `${what}\n  gave the events of a person not on the site`).toBe(true);
+          expect(idInScope, `${what}\n  gave the events of a person not in the scope`).toBe(true);
           expect(body.person.id, what).toBe(sent.id);
-          if (!selected) expect(body.data, what).toEqual([]);
+          if (selected.length === 0) expect(body.data, what).toEqual([]);
           for (const e of body.data) {
-            expect(e.domain, what).toBe(site.domain);
-            expect(site.events.get(e.eventId), `${what}\n  event ${e.eventId}`).toBe(sent.id);
+            expect(selected, what).toContain(e.domain);
+            expect(scope.events.get(e.eventId), `${what}\n  event ${e.eventId}`).toBe(sent.id);
             if (params.has('event_type')) expect(e.eventType, what).toBe(params.get('event_type'));
           }
           break;
-        case 'companies':
-          if (!selected) expect(body.data, what).toEqual([]);
-          for (const c of body.data) expect(site.companies.has(c.id), `${what}\n  lists company ${c.id}`).toBe(true);
+        case 'companies': {
+          if (selected.length === 0) expect(body.data, what).toEqual([]);
+          const expected = new Map(companiesIn(world, selected).map((c) => [c.id, c]));
+          for (const c of body.data) {
+            expect(scope.companies.has(c.id), `${what}\n  lists company ${c.id}`).toBe(true);
+            expect({ id: c.id, visitCount: c.visitCount, firstSeen: c.firstSeen, lastSeen: c.lastSeen }, `${what}\n  company ${c.id}`).toEqual(expected.get(c.id));
+          }
           break;
+        }
         case 'company':
-          expect(site.companies.has(body.data.id), what).toBe(true);
+          expect(scope.companies.has(body.data.id), what).toBe(true);
           break;
         case 'stats': {
           const days = Number(params.get('days') ?? 30);
-          const truth = selected
-            ? { totalPeople: site.people.size, totalCompanies: site.companies.size, recentEvents: site.recentEvents(days) }
-            : { totalPeople: 0, totalCompanies: 0, recentEvents: 0 };
-          expect(body.data.totalPeople, what).toBeLessThanOrEqual(site.people.size);
-          expect(body.data.totalCompanies, what).toBeLessThanOrEqual(site.companies.size);
-          expect(body.data.recentEvents, what).toBeLessThanOrEqual(site.recentEvents(365));
+          const truth = { totalPeople: [...scope.people.values()].filter((p) => figuresIn(p, selected)).length, totalCompanies: companiesIn(world, selected).length, recentEvents: recentEventsIn(world, selected, days) };
+          expect(body.data.totalPeople, what).toBeLessThanOrEqual(scope.people.size);
+          expect(body.data.totalCompanies, what).toBeLessThanOrEqual(scope.companies.size);
+          expect(body.data.recentEvents, what).toBeLessThanOrEqual(recentEventsIn(world, scope.sites, 365));
           expect(body.data, what).toMatchObject({ ...truth, periodDays: days });
           break;
         }
@@ -400,5 +399,44 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
     expect(codes.invalid_cursor ?? 0, JSON.stringify({ statuses, codes })).toBeGreaterThan(5);
     expect(pool.filter((p) => p.issuer !== 'account').length, 'cursors issued to scoped keys').toBeGreaterThanOrEqual(3);
     expect(ownCursorsHonoured, 'pages read with a cursor by the key it was issued to').toBeGreaterThan(0);
+  });
+
+  it(`walks to the end exactly the people the oracle puts on the selected sites, and the account key's domain filter agrees (seed ${SEED})`, async () => {
+    const rnd = mulberry32(SEED ^ 0x2f1a);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+    const walk = async (path: string, key: string, limit: number): Promise<any[]> => {
+      const rows: any[] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 200; pages++) {
+        const res = await call(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': key } });
+        const body = (await res.json()) as any;
+        expect(res.status, `${path} → ${JSON.stringify(body)}`).toBe(200);
+        rows.push(...body.data);
+        cursor = body.pagination.nextCursor;
+        if (!cursor) return rows;
+      }
+      throw new Error(`${path} does not end`);
+    };
+    for (let n = 0; n < 24; n++) {
+      const domain = pick(DOMAINS);
+      const scope = truths.get(domain)!;
+      const params = new URLSearchParams();
+      if (rnd() < 0.4) params.set('domain', pick(DOMAIN_VALUES.filter((d) => d !== 'not a domain')));
+      if (rnd() < 0.2) params.set('client_ref', pick(CLIENT_REFS));
+      const hot = rnd() < 0.3;
+      if (hot) params.set('hot_leads', 'true');
+      const selected = selectedSites(scope, params);
+      const expected = peopleIn(world, selected).filter((p) => !hot || p.isHotLead === true);
+      const path = params.size > 0 ? `/v1/people?${params}` : '/v1/people';
+      const what = `#${n} (seed ${SEED}): ${domain} GET ${path}`;
+      // Sound and complete, in order, whatever the page size.
+      const rows = await walk(path, world.scopedKeys[domain]!, 1 + Math.floor(rnd() * 9));
+      expect(rows.map((p) => p.id), what).toEqual(expected.map((p) => p.id));
+      // Without filters, the key lists the same people as the account key filtered to its domain.
+      if (params.size === 0) {
+        const account = await walk(`/v1/people?domain=${domain}`, world.accountKey, 100);
+        expect(rows.map((p) => p.id).sort(), what).toEqual(account.map((p) => p.id).sort());
+      }
+    }
   });
 });
