@@ -115,7 +115,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
   let world: World;
   let call: (path: string, init?: RequestInit) => Promise<Response>;
   let close: () => Promise<void>;
-  let truths: Map<string, SiteTruth>;
+  let truths: Map<string, ScopeTruth>;
   const pool: Pooled[] = [];
 
   beforeAll(async () => {
