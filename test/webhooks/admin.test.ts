@@ -98,7 +98,7 @@ describe('the delivery log', () => {
     const { id, secret } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });
     receiver.fallback = { status: 500 };
     await api.admin.loadPeople(ACCOUNT, [person('per_ada', ['alpha.example'])]);
-    const [{ id: deliveryId }] = (await api.admin.webhooks.deliveries(id)).deliveries as [{ id: string }];
+    const deliveryId = (await api.admin.webhooks.deliveries(id)).deliveries[0]!.id;
     expect(await refusal(() => api.admin.webhooks.redeliver(deliveryId))).toBe(`delivery ${deliveryId} is pending; only a failed delivery can be redelivered`);
     for (let i = 0; i < 12; i++) {
       clock.advance(86_400);

@@ -1,0 +1,48 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runtimeCommand } from '../../scripts/runtime-command.ts';
+import { Receiver } from './receiver.ts';
+import { hookedApi, verifyAt } from './setup.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'vi-hooks-crash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('a process killed between loading and sending', () => {
+  it('loses nothing: the next process on the same file sends exactly those deliveries, with the same webhook-ids', async () => {
+    const database = join(dir, 'crash.sqlite');
+    const receiver = await Receiver.start();
+    const [command, ...args] = runtimeCommand('node', 'test/webhooks/load-and-die.ts');
+    const child = spawn(command!, [...args, database, receiver.url], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (d) => (output += d));
+    child.stderr!.on('data', (d) => (output += d));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    const deadline = Date.now() + 60_000;
+    while (!output.includes('"loaded":true')) {
+      if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the child did not load:\n${output}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const written = JSON.parse(output.trim().split('\n').find((line) => line.includes('"loaded":true'))!) as { secret: string; deliveryIds: string[] };
+    // 3 person.identified (ada on two sites, bob on one) and 3 person.activity (one per person and site).
+    expect(written.deliveryIds).toHaveLength(6);
+    expect(receiver.received).toHaveLength(0);
+
+    const { api, clock } = await hookedApi({ database });
+    try {
+      await api.webhooks.deliverDue();
+      expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual([...written.deliveryIds].sort());
+      for (const got of receiver.received) expect(verifyAt(written.secret, got, clock.now())).toBeTruthy();
+      expect(receiver.received.map((r) => r.json.event).sort()).toEqual(['person.activity', 'person.activity', 'person.activity', 'person.identified', 'person.identified', 'person.identified']);
+      await api.webhooks.deliverDue();
+      expect(receiver.received).toHaveLength(6);
+    } finally {
+      await api.close();
+      await receiver.close();
+    }
+  }, 90_000);
+});
