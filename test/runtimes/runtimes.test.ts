@@ -128,16 +128,21 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
     expect([bad.status, errorCode(bad)]).toEqual([400, 'invalid_cursor']);
   });
 
-  it('keeps each domain-scoped key inside its site', async () => {
+  it('keeps each domain-scoped key inside its domain and its subdomains', async () => {
     const everyone = await walk('/v1/people', server.keys.accountKey);
-    const [first, second] = server.keys.scopedKeys;
-    const mine = await walk('/v1/people', first!.key);
-    expect(mine.length).toBeGreaterThan(0);
-    expect(mine.every((p) => p.domain === first!.domain)).toBe(true);
+    // The demo's Acme site, its shop on a subdomain, and a look-alike that is neither.
+    const keyOf = (domain: string) => server.keys.scopedKeys.find((k) => k.domain === domain)!;
+    const [acme, shop, lookAlike] = [keyOf('acme-example.com'), keyOf('shop.acme-example.com'), keyOf('badacme-example.com')];
+    const mine = await walk('/v1/people', acme!.key);
+    expect(new Set(mine.map((p) => p.domain))).toEqual(new Set([acme!.domain, shop!.domain]));
     const outsider = everyone.find((p) => !mine.some((m) => m.id === p.id))!;
-    expect((await client.get(`/v1/people/${outsider.id}`, first!.key)).status).toBe(404);
-    expect((await client.get(`/v1/people?domain=${second!.domain}`, first!.key)).body.data).toEqual([]);
-    const exportTry = await client.send('POST', '/v1/exports', first!.key);
+    expect((await client.get(`/v1/people/${outsider.id}`, acme!.key)).status).toBe(404);
+    const narrowed = await walk(`/v1/people?domain=${shop!.domain}`, acme!.key);
+    expect(narrowed.length).toBeGreaterThan(0);
+    expect(narrowed.every((p) => p.domain === shop!.domain)).toBe(true);
+    expect((await client.get(`/v1/people?domain=${lookAlike!.domain}`, acme!.key)).body.data).toEqual([]);
+    expect((await walk('/v1/people', shop!.key)).every((p) => p.domain === shop!.domain)).toBe(true);
+    const exportTry = await client.send('POST', '/v1/exports', acme!.key);
     expect([exportTry.status, errorCode(exportTry)]).toEqual([403, 'scope_not_supported']);
   });
 
