@@ -29,41 +29,56 @@ const CSV_OPTIONS = { rowDelimiter: '\r\n', includeEndRowDelimiter: true } as co
 const DROP_MEMBERS = 2000;
 const DROP_CHUNKS = 16;
 
+/** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
+const hasImmediate = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function';
+
+/** Queues a macrotask: it runs after the I/O (requests) already waiting. */
+const nextTurn: (run: () => void) => void = hasImmediate
+  ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
+  : (run) => setTimeout(run, 0);
+
+/** How long export work runs per turn while nothing else wants the thread. */
+const IDLE_SLICE_MS = 8;
 /**
- * How long export work may run before requests get a turn. Every running job shares one turn:
- * when each job took a slice of its own, three exports held a waiting request three slices long.
+ * A turn that comes this long after export work yielded had other work (a request, a timer) in
+ * between: the thread is busy, and until it is idle again each turn takes one export step.
  */
-const SLICE_MS = 2;
-let turnStarted = 0;
-/** Jobs waiting for the next turn, or null when no turn is scheduled. */
-let nextTurnWaiters: (() => void)[] | null = null;
+const BUSY_GAP_MS = hasImmediate ? 0.25 : 2;
 
-/** Queues a macrotask: setImmediate where the runtime has one, else setTimeout, which waits at least 1 ms. */
-const nextTurn: (run: () => void) => void =
-  typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function'
-    ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
-    : (run) => setTimeout(run, 0);
+/** Export work waiting for a turn, first come first served. */
+const waiting: (() => void)[] = [];
+let turnScheduled = false;
+let turnStarted = 0;
+let lastYield = 0;
+let busy = false;
+
+function scheduleTurn(): void {
+  if (turnScheduled) return;
+  turnScheduled = true;
+  nextTurn(() => {
+    turnScheduled = false;
+    turnStarted = performance.now();
+    busy = turnStarted - lastYield > BUSY_GAP_MS;
+    // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
+    if (busy) waiting.shift()!();
+    else for (const wake of waiting.splice(0)) wake();
+    if (waiting.length > 0) scheduleTurn();
+  });
+}
 
 /**
- * Lets other work (requests first) run once the current turn's slice is used up, so exports
- * never hold a request for long. A step starts only within a turn's slice; the jobs that wake on
- * one turn share its slice.
+ * Lets other work (requests first) run between export steps. While requests are being served,
+ * exports take one step per turn of the event loop, so a request waits for at most one step of
+ * one job, however many jobs run; while nothing else runs, they work in slices of 8 ms (each
+ * yield costs a loop turn). The steps themselves are kept to a millisecond or two.
  */
 export const yieldToEventLoop = async (): Promise<void> => {
-  while (performance.now() - turnStarted >= SLICE_MS) {
-    await new Promise<void>((resolve) => {
-      if (nextTurnWaiters === null) {
-        nextTurnWaiters = [];
-        nextTurn(() => {
-          const waiters = nextTurnWaiters!;
-          nextTurnWaiters = null;
-          turnStarted = performance.now();
-          for (const wake of waiters) wake();
-        });
-      }
-      nextTurnWaiters.push(resolve);
-    });
-  }
+  if (!busy && performance.now() - turnStarted < IDLE_SLICE_MS) return;
+  lastYield = performance.now();
+  await new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    scheduleTurn();
+  });
 };
 
 /**

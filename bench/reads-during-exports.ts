@@ -1,0 +1,35 @@
+/**
+ * `npm run bench:reads`: the "reads during exports" suite of `npm run bench`
+ * (bench/suites/reads-during-exports.ts) on its own, at the size and load asked for: people pages
+ * over HTTP with the server otherwise idle, then while exports of every person run.
+ *
+ *   npm run bench:reads -- --people 100000 --connections 4 --idle-seconds 10 --exports 3
+ *
+ * The database is the export suite's, built once per seed and size under bench/.cache (or --cache).
+ */
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { formatSuite } from './report/table.ts';
+import { positiveInt } from './run.ts';
+import { readsDuringExportsSuite } from './suites/reads-during-exports.ts';
+
+const { values } = parseArgs({
+  options: {
+    people: { type: 'string', default: '100000' },
+    connections: { type: 'string', default: '4' },
+    'idle-seconds': { type: 'string', default: '10' },
+    exports: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '42' },
+    cache: { type: 'string' },
+  },
+});
+const suite = await readsDuringExportsSuite({
+  tiny: false,
+  seed: positiveInt('seed', values.seed!),
+  people: positiveInt('people', values.people!),
+  connections: positiveInt('connections', values.connections!),
+  idleSeconds: positiveInt('idle-seconds', values['idle-seconds']!),
+  exports: positiveInt('exports', values.exports!),
+  cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
+});
+process.stdout.write(`\n${formatSuite(suite)}\n`);

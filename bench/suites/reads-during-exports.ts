@@ -1,0 +1,110 @@
+/**
+ * "Reads during exports": whether running exports stall the requests a server answers meanwhile.
+ * Our Node adapter serves a copy of the export database (people only) over HTTP; a load generator
+ * in its own process (bench/servers/read-load.ts, on the other core where pinning works) walks
+ * people pages over a few keep-alive connections, first with the server otherwise idle, then
+ * while three exports of every person run to completion. Targets (issue 12.3): the p99 of the
+ * pages during the exports at most 1.5× idle, and no page waiting more than 50 ms.
+ */
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApi, ManualClock } from '../../adapters/node/index.ts';
+import { deriveDemoKey } from '../../scripts/demo-keys.ts';
+import { BENCH_ACCOUNT, BENCH_ANCHOR, exportDatabase } from '../data.ts';
+import type { CaseResult, SuiteResult } from '../results.ts';
+import { target } from '../results.ts';
+import { canPin, LOAD_CORE, pinned, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
+import type { PhaseFigures, ReadLoadRequest, ReadLoadResult } from '../servers/read-load.ts';
+import type { SuiteOptions } from './suite.ts';
+import { spawn } from 'node:child_process';
+
+/** Sizes and load of the case; every field can be set (`npm run bench:reads`), the rest follow from `tiny`. */
+export interface ReadsDuringExportsOptions extends Pick<SuiteOptions, 'seed' | 'cacheDir' | 'tiny'> {
+  /** People in the database; every export selects all of them. */
+  people?: number;
+  connections?: number;
+  idleSeconds?: number;
+  exports?: number;
+}
+
+/** The bounds of issue 12.3. */
+const P99_BOUND = 1.5;
+const WAIT_BOUND_MS = 50;
+
+const DEFAULTS = { people: 100_000, connections: 4, idleSeconds: 10, warmupSeconds: 2, exports: 3 };
+/** The export suite's tiny database, so CI builds one database for both. */
+const TINY = { people: 5_000, connections: 2, idleSeconds: 1, warmupSeconds: 0, exports: 3 };
+
+/** Runs the load generator pinned to the load core; its one JSON line. */
+function runLoad(load: ReadLoadRequest): Promise<ReadLoadResult> {
+  const command = pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers/read-load.ts'), JSON.stringify(load)]);
+  return new Promise((done, reject) => {
+    const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as ReadLoadResult) : reject(new Error(`read load exited with ${code}:\n${err}`))));
+  });
+}
+
+/** A phase as a case of the report; the slowest page rides in `params.maxMs`. */
+function phaseCase(name: string, role: CaseResult['role'], phase: PhaseFigures, params: CaseResult['params']): CaseResult {
+  return { name, role, medianMs: phase.p50Ms, p99Ms: phase.p99Ms, perSecond: phase.requests / phase.seconds, unit: 'req/s', samples: phase.requests, params: { ...params, maxMs: Number(phase.maxMs.toFixed(2)) } };
+}
+
+export async function readsDuringExportsSuite(options: ReadsDuringExportsOptions): Promise<SuiteResult> {
+  const base = options.tiny ? TINY : DEFAULTS;
+  const people = options.people ?? base.people;
+  const connections = options.connections ?? base.connections;
+  const exports = options.exports ?? base.exports;
+  const source = await exportDatabase({ seed: options.seed, people, cacheDir: options.cacheDir });
+  // The exports write into the database: a copy keeps the cached one as built.
+  const dir = mkdtempSync(join(tmpdir(), 'vi-reads-exports-'));
+  const db = join(dir, 'reads.sqlite');
+  copyFileSync(source, db);
+  const key = deriveDemoKey(options.seed, 'reads during exports');
+  const setup = await createApi({ database: db, clock: new ManualClock(BENCH_ANCHOR) });
+  await setup.admin.issueAccountKey(BENCH_ACCOUNT, { label: 'reads during exports', value: key });
+  await setup.close();
+
+  let server: ChildServer | undefined;
+  try {
+    server = await startServer('node adapter', runtimeCommand('node', 'bench/servers/api.ts').concat(db));
+    const result = await runLoad({
+      url: server.url,
+      key,
+      connections,
+      limit: 100,
+      walkPages: 20,
+      warmupSeconds: base.warmupSeconds,
+      idleSeconds: options.idleSeconds ?? base.idleSeconds,
+      exports,
+      pollMs: options.tiny ? 50 : 250,
+      timeoutSeconds: options.tiny ? 60 : 900,
+    });
+    if (result.rows.some((n) => n !== people)) throw new Error(`the exports wrote ${result.rows.join(', ')} rows, not ${people} each`);
+    const size = people.toLocaleString('en');
+    const params = { people, connections, exports };
+    const idleName = `people pages, server otherwise idle (${size} people, ${connections} connections)`;
+    const idle = phaseCase(idleName, 'floor', result.idle, params);
+    const during = phaseCase(`people pages during ${exports} exports of ${size} people (${result.exportSeconds.toFixed(1)} s)`, 'ours', result.duringExports, { ...params, floor: idleName });
+    const figures = (p: PhaseFigures) => `p50 ${p.p50Ms.toFixed(2)}, p99 ${p.p99Ms.toFixed(2)}, max ${p.maxMs.toFixed(2)} ms`;
+    const both = `idle ${figures(result.idle)}; during the exports ${figures(result.duringExports)}; the exports took ${result.exportSeconds.toFixed(1)} s`;
+    return {
+      suite: 'reads-during-exports',
+      title: `Reads during exports: people pages over HTTP while ${exports} exports run`,
+      cases: [idle, during],
+      targets: [
+        target(`reads during ${exports} exports of ${size} people: p99 ≤ ${P99_BOUND}× idle`, result.duringExports.p99Ms, result.idle.p99Ms, P99_BOUND, 'at-most', both),
+        target(`reads during ${exports} exports of ${size} people: no page waits more than ${WAIT_BOUND_MS} ms (ratio: slowest / ${WAIT_BOUND_MS} ms)`, result.duringExports.maxMs, WAIT_BOUND_MS, 1, 'at-most', both),
+      ],
+      ...(canPin() ? {} : { skipped: ['core pinning: taskset or a second core missing, so server and load generator share the cores'] }),
+    };
+  } finally {
+    await stopAll([server]);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
