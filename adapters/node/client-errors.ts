@@ -27,6 +27,8 @@ export function writeEnvelope(res: ServerResponse, envelope: Envelope, close = t
 }
 
 function answerClientError(server: Server, error: NodeJS.ErrnoException, socket: Duplex): void {
+  // Already answered (more bytes of the same bad request failed to parse again): the socket closes once the answer is out.
+  if (socket.writableEnded) return;
   // As Node's own handler: write only on a socket that can take it and only when no answer to
   // the request has begun (a second head in the middle of a body would corrupt both).
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;

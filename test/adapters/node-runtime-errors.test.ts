@@ -121,6 +121,13 @@ describe('answerClientErrors on a server of the embedder’s own', () => {
     expect(reply.json.error.message).toContain('0.2 s');
   });
 
+  it('answers a body that does not arrive in time with 408 too, while the API waits for it', async () => {
+    const head = `POST /v1/exports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${world.accountKey}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"timeframe":`;
+    const reply = await rawRequest(hostPort, head, { keepWriting: true });
+    expectEnvelope(reply, 408, 'request_timeout');
+    await world.api.exportsIdle();
+  });
+
   it('answers oversized headers with 431 there too', async () => {
     expectEnvelope(await rawRequest(hostPort, `GET / HTTP/1.1\r\nHost: h\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`), 431, 'headers_too_large');
   });
