@@ -46,6 +46,8 @@ export interface WebhookOptions {
   leaseSeconds?: number;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
+  /** How long delivered and failed deliveries stay in the delivery log, in seconds. Default 30 days. */
+  logRetentionSeconds?: number;
   /**
    * Send deliveries in the background of this process. Default true; false leaves them in the
    * outbox for `api.webhooks.deliverDue()` or another process sharing the database.
@@ -170,6 +172,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     leaseSeconds: options.webhooks?.leaseSeconds ?? Math.max(60, Math.ceil(requestTimeoutMs / 1000) * 2),
     random: options.webhooks?.random ?? Math.random,
     background: options.webhooks?.background ?? true,
+    logRetentionSeconds: options.webhooks?.logRetentionSeconds ?? 30 * 86_400,
     onError: (error) => onError(error),
   });
   const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());

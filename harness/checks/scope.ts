@@ -40,6 +40,63 @@ export const scopeChecks: Check[] = [
     },
   },
   {
+    id: 'scope.people-complete',
+    section: SECTION,
+    title: 'A domain-scoped key lists every person the account key lists with `domain` set to the key\'s domain (its subdomains included), and no one else',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      // The spec states the scope in the terms of the domain filter: the domain and its subdomains.
+      const path = withQuery('/v1/people', { domain });
+      const family = await t.discover.walk(path, t.accountKey);
+      family.pages.forEach((r, i) => assertPage(t, r, `GET ${path}, page ${i + 1}`, 100));
+      if (family.rows.length === 0) t.skip(`the account key lists no one under domain=${domain}, so there is no one the ${domain} key must list`);
+      const mine = new Set(walk.rows.map((p) => p?.id));
+      const theirs = new Set(family.rows.map((p) => p?.id));
+      // Each side is known in full only when its walk ended within the profile's page limit.
+      if (family.complete) {
+        const extra = walk.rows.filter((p) => !theirs.has(p?.id));
+        t.assert(extra.length === 0, `the ${domain} key lists ${extra.length} people the account key does not list under domain=${domain}, e.g. ${show(extra.slice(0, 3).map((p) => ({ id: p?.id, domain: p?.domain })), 200)}`);
+      }
+      if (walk.complete) {
+        const missing = family.rows.filter((p) => !mine.has(p?.id));
+        t.assert(missing.length === 0, `the ${domain} key leaves out ${missing.length} of the ${family.rows.length} people the account key lists under domain=${domain}, e.g. ${show(missing.slice(0, 3).map((p) => ({ id: p?.id, domain: p?.domain })), 200)}`);
+      }
+      // Bounded walks leave the rest to reading people one at a time: the account's people on the
+      // domain's subdomains first (where a key read as its exact site would fail), then any.
+      const sample = [...family.rows.filter((p) => domainWithin(p?.domain, domain) && String(p.domain).toLowerCase() !== domain), ...family.rows]
+        .filter((p) => !mine.has(p?.id))
+        .slice(0, 5);
+      for (const person of walk.complete ? [] : sample) {
+        const one = `/v1/people/${encodeURIComponent(person.id)}`;
+        t.status(await t.get(one, { key }), 200, `GET ${one} (listed by the account key under domain=${domain}, domain ${show(person.domain)}) with the ${domain} key`);
+      }
+    },
+  },
+  {
+    id: 'scope.subdomain-narrows',
+    section: SECTION,
+    title: 'A domain-scoped key passing `domain` for one of its subdomains reads only that subdomain',
+    flags: ['scoped'],
+    async run(t: CheckContext) {
+      const { domain, key, walk } = await scopedPeople(t);
+      const sub = [...domainsOf(walk).keys()].find((d) => d !== domain && domainWithin(d, domain));
+      if (!sub) t.skip(`the ${domain} key lists no one attributed to a subdomain of ${domain}`);
+      const path = withQuery('/v1/people', { domain: sub, limit: 100 });
+      const reply = await t.get(path, { key });
+      assertPage(t, reply, `GET ${path} with the ${domain} key`, 100);
+      const rows: any[] = reply.body.data;
+      t.assert(rows.length > 0, `GET ${path} with the ${domain} key lists no one, though the key lists people attributed to ${sub}`);
+      const outside = rows.filter((p) => !domainWithin(p?.domain, sub));
+      t.assert(outside.length === 0, `GET ${path} with the ${domain} key lists ${outside.length} people of other domains, e.g. ${show(outside.slice(0, 3).map((p) => ({ id: p?.id, domain: p?.domain })), 200)}`);
+      const mine = new Set(walk.rows.map((p) => p?.id));
+      if (walk.complete) {
+        const unknown = rows.filter((p) => !mine.has(p?.id));
+        t.assert(unknown.length === 0, `GET ${path} with the ${domain} key lists ${unknown.length} people the key does not list without the filter, e.g. ${show(unknown.slice(0, 3).map((p) => p?.id))}`);
+      }
+    },
+  },
+  {
     id: 'scope.outside-person-404',
     section: SECTION,
     title: 'A person outside a scoped key\'s domain answers 404 not_found, for the person and for their events',

@@ -1,9 +1,9 @@
 /**
- * Broken variants of domain-scoped keys. Each one lets a scoped key read a little more than its
- * domain by quietly answering one kind of request as the account key would.
+ * Broken variants of domain-scoped keys. Most let a scoped key read a little more than its
+ * domain by quietly answering one kind of request as the account key would; one reads less.
  */
 import type { Api } from '../../core/index.ts';
-import { endpointOf, Keys, rebuild, withKey, type FetchHandler, type Variant } from './kit.ts';
+import { endpointOf, errorBody, Keys, mapJson, rebuild, withKey, withText, type FetchHandler, type Variant } from './kit.ts';
 
 /** Whether a scoped key can see the person (its own GET /v1/people/{id} answers 200). */
 async function personVisible(api: Api, request: Request): Promise<boolean> {
@@ -82,6 +82,34 @@ export const scopeVariants: Variant[] = [
           if (endpointOf(request).endpoint !== 'person' || response.status !== 404 || !(await keys.isScoped(request))) return response;
           const asAccount = await api.fetch(await withKey(request, await keys.accountKeyFor(request)));
           return asAccount.status === 200 ? asAccount : response;
+        },
+      };
+    },
+  },
+  {
+    id: 'scoped-exact-site',
+    rule: 'A domain-scoped key reads its domain and its subdomains, as the domain filter matches them (the scope is stated in its terms).',
+    only: ['scope.'],
+    // Reads as the key's exact site only, as this server once did: people and events of its
+    // subdomains' sites are dropped from lists, and such a person answers 404.
+    wrap(api) {
+      const keys = new Keys(api);
+      return {
+        async fetch(request) {
+          const response = await api.fetch(request);
+          const domain = (await keys.of(request))?.domain;
+          const { endpoint, id } = endpointOf(request);
+          if (!domain || response.status !== 200) return response;
+          const exact = (row: any) => typeof row?.domain === 'string' && row.domain.toLowerCase() === domain;
+          if (endpoint === 'person') {
+            const body = (await response.clone().json()) as any;
+            return exact(body?.data) ? response : withText(response, errorBody(404, 'not_found', `No person with id ${id} is visible to this key.`), 404);
+          }
+          if (endpoint !== 'people' && endpoint !== 'events') return response;
+          return mapJson(response, (body) => {
+            body.data = body.data.filter(exact);
+            body.pagination.count = body.data.length;
+          });
         },
       };
     },

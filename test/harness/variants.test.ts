@@ -125,10 +125,11 @@ const PROBES: Record<string, Probe> = {
   'scoped-events-leak': async (c) => {
     for (const person of (await c.rows('/v1/people', c.world.scopedKey)).slice(0, 30)) {
       const events = await c.rows(`/v1/people/${person.id}/events`, c.world.scopedKey);
-      if (events.some((e) => e.domain !== SCOPED)) return false;
+      if (events.some((e) => e.domain !== SCOPED && !e.domain.endsWith(`.${SCOPED}`))) return false;
     }
     return true;
   },
+  'scoped-exact-site': async (c) => (await c.rows('/v1/people', c.world.scopedKey)).some((p) => p.domain === `shop.${SCOPED}`),
   'scoped-person-visible': async (c) => {
     const inScope = new Set((await c.rows(`/v1/people?domain=${SCOPED}`)).map((p) => p.id));
     const outside = (await c.rows('/v1/people')).find((p) => !inScope.has(p.id));
