@@ -98,6 +98,8 @@ export class WebhooksStore {
   /** Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one transaction. */
   async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // The endpoint, and its deliveries with it, may have been deleted while the request was out.
+      if (!(await trx.selectFrom('webhook_deliveries').select('pk').where('pk', '=', delivery.pk).executeTakeFirst())) return;
       const last = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max<number | null>('seq').as('seq')).where('delivery_pk', '=', delivery.pk).executeTakeFirst();
       await trx
         .insertInto('webhook_attempts')
@@ -119,6 +121,27 @@ export class WebhooksStore {
       if (outcome.disableEndpoint) {
         await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: outcome.disableEndpoint, updated_at: outcome.at }).where('id', '=', delivery.endpoint_id).execute();
       }
+    });
+  }
+
+  /**
+   * Removes up to `limit` delivered or failed deliveries whose last attempt was before `beforeSeconds`,
+   * with their attempts; returns how many went.
+   */
+  async pruneFinished(beforeSeconds: number, limit: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      const old = await trx
+        .selectFrom('webhook_deliveries')
+        .select('pk')
+        .where('status', 'in', ['delivered', 'failed'])
+        .where('last_attempt_at', '<', beforeSeconds)
+        .limit(limit)
+        .execute();
+      const pks = old.map((r) => r.pk);
+      if (pks.length === 0) return 0;
+      await trx.deleteFrom('webhook_attempts').where('delivery_pk', 'in', pks).execute();
+      await trx.deleteFrom('webhook_deliveries').where('pk', 'in', pks).execute();
+      return pks.length;
     });
   }
 

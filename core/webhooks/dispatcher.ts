@@ -19,6 +19,8 @@ export interface DispatcherOptions {
   random: () => number;
   /** Send in the background; when false, only {@link WebhookDispatcher.deliverDue} sends. */
   background: boolean;
+  /** How long delivered and failed deliveries stay in the log (clock seconds). */
+  logRetentionSeconds: number;
   onError: (error: unknown) => void;
 }
 
@@ -39,6 +41,8 @@ export class WebhookDispatcher {
   #queued: Promise<number> | null = null;
   #timer: ReturnType<typeof setInterval> | undefined;
   #stopped = false;
+  /** When the log is next pruned (clock seconds): on the first round, then hourly. */
+  #nextPrune = 0;
 
   constructor(
     private readonly store: WebhooksStore,
@@ -106,6 +110,11 @@ export class WebhookDispatcher {
   async #claimAndSend(): Promise<number> {
     if (this.#stopped) return 0;
     const now = toEpochSeconds(this.clock.now());
+    if (now >= this.#nextPrune) {
+      this.#nextPrune = now + 3600;
+      // In small transactions, so a long log never holds the database for long.
+      while ((await this.store.pruneFinished(now - this.options.logRetentionSeconds, 500)) === 500 && !this.#stopped);
+    }
     let started = 0;
     for (const endpoint of await this.store.enabledEndpoints()) {
       const free = this.options.concurrencyPerEndpoint - (this.#inFlight.get(endpoint.id) ?? 0);

@@ -133,7 +133,7 @@ describe('background sending', () => {
     expect(receiver.received.map((r) => r.json.data.person.id)).toEqual(['per_ada']);
   });
 
-  it('keeps at most the configured number of requests in flight to a receiver that does not answer, and reads stay fast', async () => {
+  it('keeps at most the configured number of requests in flight to a receiver that does not answer, while reads are still answered', async () => {
     await api.close();
     ({ api, clock, accountKey } = await hookedApi({ webhooks: { background: true, concurrencyPerEndpoint: 2 } }));
     receiver.fallback = 'hang';
@@ -145,5 +145,25 @@ describe('background sending', () => {
     expect(list.body.data).toHaveLength(5);
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.received).toHaveLength(2);
+  });
+});
+
+describe('log retention', () => {
+  it('drops delivered and failed deliveries 30 days after their last attempt, keeping pending ones', async () => {
+    const { id } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });
+    await api.admin.loadPeople(ACCOUNT, [person('per_ada', ['alpha.example'])]);
+    await api.webhooks.deliverDue();
+    const [delivered] = (await api.admin.webhooks.deliveries(id)).deliveries;
+    receiver.fallback = { status: 500 };
+    clock.advance(29 * 86_400);
+    await api.admin.loadPeople(ACCOUNT, [person('per_bob', ['alpha.example'])]);
+    await api.webhooks.deliverDue();
+    clock.advance(86_400 - 1);
+    await api.webhooks.deliverDue();
+    expect((await api.admin.webhooks.delivery(delivered!.id)).status).toBe('delivered');
+    clock.advance(3600);
+    await api.webhooks.deliverDue();
+    expect(await refusal(() => api.admin.webhooks.delivery(delivered!.id))).toBe(`no webhook delivery ${delivered!.id}`);
+    expect((await api.admin.webhooks.deliveries(id)).deliveries.map((d) => [d.payload, d.status])).toMatchObject([[{ data: { person: { id: 'per_bob' } } }, 'pending']]);
   });
 });

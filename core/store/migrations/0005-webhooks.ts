@@ -42,6 +42,8 @@ export const webhooksSchema: Migration = {
     // Claims read an endpoint's due deliveries in order; the log lists an endpoint's newest first.
     await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['endpoint_id', 'status', 'next_attempt_at', 'pk']).execute();
     await db.schema.createIndex('webhook_deliveries_log').on('webhook_deliveries').columns(['endpoint_id', 'pk']).execute();
+    // Finished deliveries leave the log after the retention period, oldest first.
+    await db.schema.createIndex('webhook_deliveries_finished').on('webhook_deliveries').columns(['status', 'last_attempt_at']).execute();
 
     await db.schema
       .createTable('webhook_attempts')
