@@ -3,6 +3,7 @@ import { getCompany, listCompanies } from '../handlers/companies.ts';
 import { listEvents } from '../handlers/events.ts';
 import { downloadExport, getExport, startExport } from '../handlers/exports.ts';
 import { health } from '../handlers/health.ts';
+import { openApi } from '../handlers/openapi.ts';
 import { getPerson, listPeople } from '../handlers/people.ts';
 import { getStats } from '../handlers/stats.ts';
 import type { Handler, PublicHandler } from './context.ts';
@@ -15,6 +16,7 @@ export type Route =
 /** The endpoints of the spec, plus the download behind signed export links. */
 export const ROUTES: Route[] = [
   { method: 'GET', path: '/v1/health', public: true, handler: health },
+  { method: 'GET', path: '/v1/openapi.json', public: true, handler: openApi },
   { method: 'GET', path: '/v1/people', handler: listPeople },
   { method: 'GET', path: '/v1/people/:id', handler: getPerson },
   { method: 'GET', path: '/v1/people/:id/events', handler: listEvents },

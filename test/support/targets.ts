@@ -1,9 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { serve, type Api } from '../../adapters/node/index.ts';
 import { clientFor } from './client.ts';
+import { validating } from './openapi.ts';
 import { createWorld, type World } from './world.ts';
 
-/** A way of reaching the API: the suites run once per target. */
+/**
+ * A way of reaching the API: the suites run once per target. Every response a target's `call`
+ * returns has been checked against the OpenAPI document (see `openapi.ts`), so a response that
+ * contradicts it fails the test that caused it.
+ */
 export interface Target {
   name: string;
   /** Starts serving the API; `call` sends a request to a path such as `/v1/people`. */
@@ -14,7 +19,7 @@ export interface Target {
 export const inProcess: Target = {
   name: 'in-process',
   async start(api) {
-    return { call: (path, init) => api.fetch(new Request(`http://api.test${path}`, init)), close: async () => undefined };
+    return { call: validating((path, init) => api.fetch(new Request(`http://api.test${path}`, init))), close: async () => undefined };
   },
 };
 
@@ -23,7 +28,7 @@ export const nodeHttp: Target = {
   name: 'node http',
   async start(api) {
     const server = await serve(api, { port: 0 });
-    return { call: (path, init) => fetch(`${server.url}${path}`, init), close: () => server.close() };
+    return { call: validating((path, init) => fetch(`${server.url}${path}`, init)), close: () => server.close() };
   },
 };
 
