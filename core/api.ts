@@ -63,7 +63,6 @@ export interface ApiWebhooks {
   idle(): Promise<void>;
 }
 
-
 /** Requests per hour, per customer account and per domain-scoped key. */
 export interface RateLimits {
   /** Shared by all of an account's unscoped keys. Default 1000. */
