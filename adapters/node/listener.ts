@@ -91,12 +91,6 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te
 function toRequest(req: IncomingMessage, path: string, res: ServerResponse, mountedAt: string): Request | undefined {
   // The Host header names the origin (download links carry it), an absolute-form target's authority notwithstanding.
   const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
-  let url: URL;
-  try {
-    url = new URL(`http://${host}${path}`);
-  } catch {
-    return undefined;
-  }
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
@@ -123,7 +117,14 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
       init.duplex = 'half';
     }
   }
-  const request = new Request(url, init);
+  let request: Request;
+  try {
+    request = new Request(`http://${host}${path}`, init);
+  } catch {
+    // What Node lets through and a Request refuses is a path that makes no URL (TRACE is handled
+    // above); checking beforehand would parse every request's URL twice.
+    return undefined;
+  }
   // The API serves no such method and answers them as any wrong method (405 with Allow,
   // or 404), as it does under Bun and Deno; the Request only has to name the method.
   if (!carried) Object.defineProperty(request, 'method', { value: req.method });
