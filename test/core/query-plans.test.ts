@@ -70,6 +70,33 @@ describe('query plans of the list endpoints', () => {
     }
   });
 
+  it('merges one index range per site for a scoped key over several sites, and reads one person or company of it by keys', async () => {
+    const { PeopleStore } = await import('../../core/store/people-store.ts');
+    const { CompaniesStore } = await import('../../core/store/companies-store.ts');
+    const view: View = { kind: 'scoped', accountId: 'acc_a', sites: [site(), shop()] };
+    const people = new PeopleStore(world.api.db);
+    const companies = new CompaniesStore(world.api.db);
+    for (const [what, run, index] of [
+      ['people', () => people.page(view, {}, after, 51), 'person_sites_by_last_seen'],
+      ['hot people', () => people.page(view, { hotLeadsOnly: true }, null, 51), 'person_sites_by_last_seen'],
+      ['companies', () => companies.page(view, { lastSeenAfter: 1_700_000_000 }, after, 51), 'company_sites_by_last_seen'],
+    ] as const) {
+      const [plan] = await capture(run);
+      if (process.env.SHOW_PLANS) console.log(plan);
+      expect(plan, what).toMatch(/MERGE \(UNION ALL\)/);
+      expect(plan!.match(new RegExp(`SEARCH a USING INDEX ${index} \\(site_pk=\\?`, 'g')), what).toHaveLength(2);
+      expect(plan, what).not.toMatch(/TEMP B-TREE|\bSCAN (a|x|p|c|ps|cs|people|companies|person_sites|company_sites)\b/);
+    }
+    for (const [what, run] of [
+      ['person', () => people.get(view, 'per_001')],
+      ['company', () => companies.get(view, 'co_01')],
+    ] as const) {
+      const [plan] = await capture(run);
+      if (process.env.SHOW_PLANS) console.log(plan);
+      expect(plan, what).not.toMatch(/\bSCAN (a|x|p|c|people|companies|person_sites|company_sites)\b/);
+    }
+  });
+
   it('pages a journey by an index, without sorting, with and without site and type filters', async () => {
     const { EventsStore } = await import('../../core/store/events-store.ts');
     const store = new EventsStore(world.api.db);
