@@ -5,7 +5,8 @@ import { inProcess, nodeHttp, serveWorld, type Client, type Target } from '../su
 import type { World } from '../support/world.ts';
 
 /**
- * Fuzzing every text input a client controls: query parameters, path ids and export filters get
+ * Fuzzing every text input a client controls: query parameters, path ids, export filters, download
+ * links and API keys get
  * values mixing control characters, unpaired surrogates, LIKE wildcards, escapes, quotes and
  * very long runs. Every answer must be the envelope with the right status (never a 5xx), a value
  * holding a refused character must be refused by name, and no value may select more than the same
@@ -145,6 +146,33 @@ function fuzzSuite(target: Target, perKind: number): void {
           }
           expect(reply.status, what).toBe(decodes ? 404 : 400);
         }
+      }
+    });
+
+    it('answers fuzzed download-link parameters and API keys with 403 forbidden', async () => {
+      const fuzz = fuzzer(SEED + 3);
+      const signature = 'a'.repeat(64);
+      for (let i = 0; i < perKind; i++) {
+        const expires = fuzz.value('1900000000', { maxLength: 64 }).value;
+        const junkSignature = fuzz.value(signature, { maxLength: 128 }).value;
+        for (const query of [`expires=${encodeAny(expires)}&signature=${signature}`, `expires=1900000000&signature=${encodeAny(junkSignature)}`]) {
+          const path = `/v1/exports/exp_000000000000000000000000/download?${query}`;
+          expectEnvelope(await client.get(path), { 403: ['forbidden'] }, path.slice(0, 200));
+        }
+        // Header values cannot carry NUL, CR or LF at all; every other junk key is malformed.
+        const key = fuzz.value(world.accountKey, { maxLength: 64 }).value.replace(/[\0\r\n]/g, '');
+        const what = `X-API-Key ${JSON.stringify(key.slice(0, 80))}`;
+        let reply: Reply;
+        try {
+          reply = await client.get('/v1/people', key);
+        } catch (error) {
+          // A value no HTTP client can send (a character past U+00FF in a header) fails before sending;
+          // a request that was sent and failed (the server gone) must not pass for one.
+          const refusedByClient = error instanceof TypeError && (error.message !== 'fetch failed' || (error.cause as { code?: string })?.code === 'UND_ERR_INVALID_ARG');
+          if (!refusedByClient) throw error;
+          continue;
+        }
+        expectEnvelope(reply, { 403: ['forbidden'], 401: ['unauthorized'] }, what);
       }
     });
 
