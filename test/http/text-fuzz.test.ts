@@ -6,9 +6,8 @@ import type { World } from '../support/world.ts';
 
 /**
  * Fuzzing every text input a client controls: query parameters, path ids, export filters, download
- * links and API keys get
- * values mixing control characters, unpaired surrogates, LIKE wildcards, escapes, quotes and
- * very long runs. Every answer must be the envelope with the right status (never a 5xx), a value
+ * links and API keys get values mixing control characters, unpaired surrogates, LIKE wildcards,
+ * escapes, quotes and very long runs. Every answer must be the envelope with the right status (never a 5xx), a value
  * holding a refused character must be refused by name, and no value may select more than the same
  * request with those characters removed. Each fuzzed value holds at least one character no stored
  * value holds (`%`, `_`, `\`, a quote), so one that is accepted must select nothing of its own.
