@@ -148,6 +148,22 @@ describe('background sending', () => {
   });
 });
 
+describe('a long outbox', () => {
+  it('is sent in full with never more requests in flight to an endpoint than its bound', async () => {
+    await api.close();
+    ({ api, clock, accountKey } = await hookedApi({ webhooks: { concurrencyPerEndpoint: 3 } }));
+    const { id } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });
+    receiver.fallback = { status: 200, delayMs: 2 };
+    await api.admin.loadPeople(ACCOUNT, Array.from({ length: 300 }, (_, i) => person(`per_${i}`, ['alpha.example'])));
+    await api.webhooks.deliverDue();
+    expect(new Set(receiver.received.map((r) => r.json.data.person.id)).size).toBe(300);
+    expect(receiver.received).toHaveLength(300);
+    expect(receiver.maxInFlight).toBeLessThanOrEqual(3);
+    expect(receiver.maxInFlight).toBeGreaterThan(1);
+    expect((await api.admin.webhooks.deliveries(id, { status: 'pending' })).deliveries).toEqual([]);
+  });
+});
+
 describe('log retention', () => {
   it('drops delivered and failed deliveries 30 days after their last attempt, keeping pending ones', async () => {
     const { id } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });

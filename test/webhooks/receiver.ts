@@ -9,7 +9,7 @@ export interface Received {
 }
 
 /** What the receiver answers: a status with headers, or no answer at all (`hang`). */
-export type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+export type Answer = { status: number; headers?: Record<string, string>; delayMs?: number } | 'hang';
 
 /**
  * A real local HTTP receiver on a free port: records each POST and answers what the test says
@@ -19,6 +19,9 @@ export class Receiver {
   readonly received: Received[] = [];
   answers: Answer[] = [];
   fallback: Answer = { status: 200 };
+  /** Requests being answered now, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
   #server: Server | undefined;
 
   private constructor(public port: number) {}
@@ -67,6 +70,8 @@ export class Receiver {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+    res.once('close', () => this.inFlight--);
     let body = '';
     for await (const chunk of req) body += chunk;
     const headers: Record<string, string> = {};
@@ -80,6 +85,7 @@ export class Receiver {
     this.received.push({ headers, body, json });
     const answer = this.answers.shift() ?? this.fallback;
     if (answer === 'hang') return;
+    if (answer.delayMs) await new Promise((r) => setTimeout(r, answer.delayMs));
     res.writeHead(answer.status, answer.headers).end('ok');
   }
 }
