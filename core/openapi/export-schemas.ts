@@ -123,6 +123,7 @@ export const exportFailedSchema = {
 export const exportJobSchema = {
   description: 'An export job in one of its three states, told apart by `status`. Jobs and their files are removed 7 days after creation.',
   oneOf: [exportProcessingSchema, exportCompleteSchema, exportFailedSchema],
+  discriminator: { propertyName: 'status' },
 } as const;
 
 /** The export schemas by the name they have in the document's components. */

@@ -28,7 +28,7 @@ const segment = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
  */
 export class ResponseValidator {
   readonly #doc: Json;
-  readonly #ajv = new Ajv2020({ strict: false, allErrors: true });
+  readonly #ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
   readonly #compiled = new Map<string, ValidateFunction>();
   readonly #templates: { template: string; pattern: RegExp }[];
 
