@@ -12,7 +12,7 @@ export type { Database, Db } from './store/schema.ts';
 export { HOT_LEADS, LAST_SEEN_AFTER, MAX_PAGE_SIZE } from './handlers/filters.ts';
 export { DEFAULT_STATS_DAYS } from './handlers/stats.ts';
 export * from './resources/types.ts';
-export { generateWebhookSecret, signWebhook, webhookHeaders, secretProblem, SECRET_PREFIX } from './webhooks/signing.ts';
+export { generateWebhookSecret, signWebhook, webhookHeaders, verifyWebhook, secretProblem, SECRET_PREFIX, type Verification } from './webhooks/signing.ts';
 export { RETRY_SCHEDULE_SECONDS, MAX_ATTEMPTS } from './webhooks/schedule.ts';
 export {
   WebhookAdmin,

@@ -31,7 +31,7 @@ function keyOf(secret: string): Promise<CryptoKey> {
   if (!key) {
     if (keys.size >= 256) keys.clear();
     const raw = fromBase64(secret.slice(SECRET_PREFIX.length));
-    key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     keys.set(secret, key);
   }
   return key;
@@ -52,6 +52,48 @@ export async function webhookHeaders(secrets: string[], id: string, timestampSec
     'webhook-timestamp': String(timestampSeconds),
     'webhook-signature': signatures.join(' '),
   };
+}
+
+/** The outcome of {@link verifyWebhook}: the parsed payload, or why the delivery is not genuine. */
+export type Verification = { ok: true; payload: unknown } | { ok: false; reason: string };
+
+/**
+ * Checks a delivery as a receiver should: the three headers present, the timestamp within
+ * `toleranceSeconds` of `nowSeconds` (default 5 minutes), and a `v1` signature made with one of the
+ * secrets over the raw body (compared in constant time by WebCrypto). For receivers without the
+ * `standardwebhooks` package, such as the project's own listener.
+ */
+export async function verifyWebhook(
+  secrets: string[],
+  headers: Record<string, string | undefined> | Headers,
+  body: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): Promise<Verification> {
+  const header = (name: string) => (headers instanceof Headers ? (headers.get(name) ?? undefined) : headers[name]);
+  const id = header('webhook-id');
+  const timestamp = header('webhook-timestamp');
+  const signature = header('webhook-signature');
+  if (!id || !timestamp || !signature) return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature' };
+  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: `webhook-timestamp ${JSON.stringify(timestamp.slice(0, 40))} is not whole seconds` };
+  const skew = nowSeconds - Number(timestamp);
+  if (Math.abs(skew) > toleranceSeconds) return { ok: false, reason: `webhook-timestamp is ${Math.abs(skew)} s ${skew > 0 ? 'old' : 'in the future'} (tolerance ${toleranceSeconds} s)` };
+  const signed = new TextEncoder().encode(`${id}.${timestamp}.${body}`);
+  const candidates = signature.split(' ').filter((s) => s.startsWith('v1,')).map((s) => s.slice(3));
+  for (const secret of secrets) {
+    if (secretProblem(secret)) return { ok: false, reason: `secret ${secretProblem(secret)}` };
+    for (const candidate of candidates) {
+      if (!BASE64.test(candidate) || candidate.length % 4 !== 0) continue;
+      if (await crypto.subtle.verify('HMAC', await keyOf(secret), fromBase64(candidate), signed)) {
+        try {
+          return { ok: true, payload: JSON.parse(body) };
+        } catch {
+          return { ok: false, reason: 'the body is signed but is not JSON' };
+        }
+      }
+    }
+  }
+  return { ok: false, reason: 'no signature matches the secret' };
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -1,5 +1,6 @@
+import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generateWebhookSecret, type Api, type ManualClock } from '../../adapters/node/index.ts';
+import { generateWebhookSecret, verifyWebhook, type Api, type ManualClock } from '../../adapters/node/index.ts';
 import { Receiver, type Received } from './receiver.ts';
 import { ACCOUNT, hookedApi, person, verifyAt } from './setup.ts';
 
@@ -91,5 +92,31 @@ describe('secret rotation', () => {
     expect(verifyAt(created.secret, first!, Date.UTC(2026, 10, 21, 12))).toBeTruthy();
     expect(verifyAt(rotated.secret, retry!, clock.now())).toBeTruthy();
     expect(() => verifyAt(created.secret, retry!, clock.now())).toThrow(/signature/i);
+  });
+});
+
+describe('verifyWebhook, the exported verifier for receivers without the standardwebhooks package', () => {
+  const secret = generateWebhookSecret();
+  const body = '{"webhookId":"msg_1","event":"person.identified"}';
+  const at = new Date(Date.UTC(2026, 10, 21, 12));
+  const seconds = at.getTime() / 1000;
+  /** Headers as the reference implementation signs them. */
+  const signedByReference = (s = secret, text = body) => ({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(seconds), 'webhook-signature': new Webhook(s).sign('msg_1', at, text) });
+
+  it('accepts what the reference implementation signs, with either of two secrets, and returns the payload', async () => {
+    expect(await verifyWebhook([secret], signedByReference(), body, seconds + 299)).toEqual({ ok: true, payload: { webhookId: 'msg_1', event: 'person.identified' } });
+    const other = generateWebhookSecret();
+    const both = { ...signedByReference(), 'webhook-signature': `${signedByReference(other)['webhook-signature']} ${signedByReference()['webhook-signature']}` };
+    expect(await verifyWebhook([secret], both, body, seconds)).toMatchObject({ ok: true });
+    expect(await verifyWebhook([other], new Headers(both), body, seconds)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a tampered body, a wrong secret, an old or future timestamp and missing headers, saying why', async () => {
+    expect(await verifyWebhook([secret], signedByReference(), body.replace('msg_1', 'msg_2'), seconds)).toEqual({ ok: false, reason: 'no signature matches the secret' });
+    expect(await verifyWebhook([generateWebhookSecret()], signedByReference(), body, seconds)).toEqual({ ok: false, reason: 'no signature matches the secret' });
+    expect(await verifyWebhook([secret], signedByReference(), body, seconds + 301)).toEqual({ ok: false, reason: 'webhook-timestamp is 301 s old (tolerance 300 s)' });
+    expect(await verifyWebhook([secret], signedByReference(), body, seconds - 400)).toEqual({ ok: false, reason: 'webhook-timestamp is 400 s in the future (tolerance 300 s)' });
+    const { 'webhook-signature': _, ...unsigned } = signedByReference();
+    expect(await verifyWebhook([secret], unsigned, body, seconds)).toEqual({ ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature' });
   });
 });
