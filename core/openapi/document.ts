@@ -9,10 +9,12 @@ import { PARAMETERS } from './parameters.ts';
 import { PATHS } from './paths.ts';
 import { ERROR_RESPONSES, HEADERS } from './responses.ts';
 import { RESOURCE_SCHEMAS } from './schemas.ts';
+import { WEBHOOK_SCHEMAS } from './webhook-schemas.ts';
+import { WEBHOOK_PARAMETERS, WEBHOOKS } from './webhooks.ts';
 
 const COMPONENTS = {
-  schemas: { ...RESOURCE_SCHEMAS, ...EXPORT_SCHEMAS },
-  parameters: PARAMETERS,
+  schemas: { ...RESOURCE_SCHEMAS, ...EXPORT_SCHEMAS, ...WEBHOOK_SCHEMAS },
+  parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
   headers: HEADERS,
   responses: ERROR_RESPONSES,
   securitySchemes: {
@@ -66,9 +68,11 @@ function assemble(): Record<string, unknown> {
       { name: 'Stats', description: 'Aggregate dashboard statistics.' },
       { name: 'Exports', description: 'Asynchronous bulk CSV exports of people.' },
       { name: 'Service', description: 'Health and this document; no key needed.' },
+      { name: 'Webhooks', description: 'What the partner webhook sends to a partner\'s endpoint, signed as Standard Webhooks.' },
     ],
     security: [{ ApiKey: [] }],
     paths: linked(PATHS, refs),
+    webhooks: linked(WEBHOOKS, refs),
     components,
   };
 }

@@ -67,6 +67,25 @@ export class ResponseValidator {
     await this.#checkBody(name, method, response, documented, at);
   }
 
+  /** Throws a {@link ContractViolation} unless a webhook delivery of `kind` (its headers and raw body) is what the document's `webhooks` allow. */
+  checkWebhook(kind: string, headers: Record<string, string>, body: string): void {
+    const at = `/webhooks/${segment(kind)}/post`;
+    const name = `webhook ${kind}`;
+    const [operation] = this.#resolve(at);
+    for (const ref of operation.parameters as Json[]) {
+      const [parameter, parameterAt] = ref.$ref ? this.#resolve(ref.$ref.slice(1)) : [ref, at];
+      const value = headers[parameter.name.toLowerCase()];
+      if (value === undefined) {
+        if (parameter.required) this.#fail(name, 0, `required header ${parameter.name} is missing`);
+        continue;
+      }
+      this.#validate(name, 0, `${parameterAt}/schema`, value, `header ${parameter.name}`);
+    }
+    const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!operation.requestBody.content[type]) this.#fail(name, 0, `content type ${JSON.stringify(type)} is not documented`);
+    this.#validate(name, 0, `${at}/requestBody/content/${segment(type)}/schema`, JSON.parse(body), 'body');
+  }
+
   #checkHeaders(name: string, response: Response, documented: Json, at: string): void {
     for (const [header, ref] of Object.entries<Json>(documented.headers ?? {})) {
       const [spec, headerAt] = ref.$ref ? this.#resolve(ref.$ref.slice(1)) : [ref, `${at}/headers/${segment(header)}`];
@@ -118,8 +137,10 @@ export class ResponseValidator {
     return found.$ref ? this.#resolve(found.$ref.slice(1)) : [found, pointer];
   }
 
+  /** Throws for `name`'s answer with `status` (0 for a webhook delivery, which the API sends rather than answers). */
   #fail(name: string, status: number, problem: string): never {
-    throw new ContractViolation(`OpenAPI: ${name} answered ${status}, which contradicts the document: ${problem}`);
+    const what = status === 0 ? name : `${name} answered ${status}`;
+    throw new ContractViolation(`OpenAPI: ${what}, which contradicts the document: ${problem}`);
   }
 }
 
