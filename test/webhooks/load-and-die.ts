@@ -1,12 +1,13 @@
 /**
  * Child process of the crash test: opens a database file, configures an endpoint, loads people and
  * events with sending held back (`background: false`), prints what it wrote, and waits to be killed.
- * Usage: load-and-die.ts <database> <receiver url>
+ * With `send`, it then starts sending too (the test's receiver never answers), so it dies holding claims.
+ * Usage: load-and-die.ts <database> <receiver url> [send]
  */
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { ACCOUNT, event, NOW, person, SITES } from './fixtures.ts';
 
-const [database, url] = process.argv.slice(2);
+const [database, url, mode] = process.argv.slice(2);
 const api = await createApi({ database: database!, clock: new ManualClock(NOW), webhooks: { background: false } });
 await api.admin.createAccount({ id: ACCOUNT, name: 'Crashing partner' });
 for (const site of SITES) await api.admin.registerSite(ACCOUNT, site);
@@ -15,4 +16,5 @@ await api.admin.loadPeople(ACCOUNT, [person('per_ada', ['alpha.example', 'beta.e
 await api.admin.loadEvents(ACCOUNT, [event('evt_1', 'per_ada', 'alpha.example', 10), event('evt_2', 'per_ada', 'beta.example', 5), event('evt_3', 'per_bob', 'gamma.example', 1)]);
 const { deliveries } = await api.admin.webhooks.deliveries(endpoint.id);
 console.log(JSON.stringify({ loaded: true, secret: endpoint.secret, deliveryIds: deliveries.map((d) => d.id) }));
+if (mode === 'send') void api.webhooks.deliverDue();
 setInterval(() => undefined, 60_000);
