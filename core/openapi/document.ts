@@ -24,7 +24,7 @@ const COMPONENTS = {
       name: 'X-API-Key',
       description:
         '`vi_live_` and 40 lowercase hex digits. Missing: 401 `unauthorized`; malformed, unknown, revoked or rotated away: 403 `forbidden`, one message for all. ' +
-        'An account key reads the whole account; a domain-scoped key reads exactly the site it was issued for (a ceiling, not a default) and cannot use exports.',
+        'An account key reads the whole account; a domain-scoped key reads the sites of its domain and its subdomains (a ceiling, not a default) and cannot use exports.',
     },
   },
 } as const;

@@ -25,7 +25,7 @@ export const PARAMETERS = {
     'domain',
     { type: 'string', minLength: 1, maxLength: 253 },
     'A hostname: matches that site and its subdomains (`example.com` matches `www.example.com`, never `badexample.com`), case-insensitively, a trailing dot dropped. ' +
-      `With a domain-scoped key it can only narrow the key's site; anything else is an empty page. ${TEXT_RULE}`,
+      `With a domain-scoped key it can only narrow the key's scope (a parent domain leaves it as it is); anything else is an empty page. ${TEXT_RULE}`,
   ),
   ClientRef: query(
     'client_ref',
@@ -44,8 +44,8 @@ export const PARAMETERS = {
     'One event type, case-sensitive. Types are an open set, so an unknown type is simply an empty page.',
   ),
   Days: query('days', { type: 'integer', minimum: 1, maximum: 365, default: DEFAULT_STATS_DAYS }, `The period of \`recentEvents\`, 1–365 days, default ${DEFAULT_STATS_DAYS}; digits only.`),
-  PersonId: path('id', 'Person identifier. A person outside a domain-scoped key\'s site is 404 with the same message as one that does not exist.'),
-  CompanyId: path('id', 'Company identifier. A company outside a domain-scoped key\'s site is 404 with the same message as one that does not exist.'),
+  PersonId: path('id', 'Person identifier. A person outside a domain-scoped key\'s scope is 404 with the same message as one that does not exist.'),
+  CompanyId: path('id', 'Company identifier. A company outside a domain-scoped key\'s scope is 404 with the same message as one that does not exist.'),
   JobId: path('jobId', 'The `jobId` returned on start.'),
   Expires: { ...query('expires', { type: 'integer' }, 'From the signed `downloadUrl`: the link\'s expiry, in epoch seconds.'), required: true },
   Signature: { ...query('signature', { type: 'string', pattern: '^[0-9a-f]{64}$' }, 'From the signed `downloadUrl`: HMAC-SHA256 of the job and the expiry.'), required: true },

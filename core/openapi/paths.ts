@@ -80,7 +80,7 @@ export const PATHS = {
       parameters: [PARAMETERS.PersonId],
       responses: {
         200: jsonResponse('The person.', one(personSchema)),
-        ...keyed(['bad_request'], NO_QUERY, { 404: errorResponse(404, ['not_found'], 'No such person, or one outside a domain-scoped key\'s site.') }),
+        ...keyed(['bad_request'], NO_QUERY, { 404: errorResponse(404, ['not_found'], 'No such person, or one outside a domain-scoped key\'s scope.') }),
       },
     },
   },
@@ -91,12 +91,12 @@ export const PATHS = {
       summary: 'List a person\'s events',
       description:
         'A person\'s journey, newest first (`timestamp` descending, then `eventId` descending); journeys run to thousands of events, so page with `cursor`. ' +
-        'The person must be visible to the key; `domain`/`client_ref` narrow their events only. With a domain-scoped key, only events from its site.',
+        'The person must be visible to the key; `domain`/`client_ref` narrow their events only. With a domain-scoped key, only events on the sites of its scope.',
       parameters: [PARAMETERS.PersonId, ...LIST_PARAMETERS, PARAMETERS.EventType],
       responses: {
         200: jsonResponse('A page of events, with whose journey it is.', list(eventSchema, { person: personSummarySchema })),
         ...keyed(['bad_request', 'validation_error', 'invalid_cursor'], `${LIST_BAD_INPUT}; a path parameter that is not valid percent-encoding`, {
-          404: errorResponse(404, ['not_found'], 'No such person, or one outside a domain-scoped key\'s site.'),
+          404: errorResponse(404, ['not_found'], 'No such person, or one outside a domain-scoped key\'s scope.'),
         }),
       },
     },
@@ -120,7 +120,7 @@ export const PATHS = {
       parameters: [PARAMETERS.CompanyId],
       responses: {
         200: jsonResponse('The company.', one(companySchema)),
-        ...keyed(['bad_request'], NO_QUERY, { 404: errorResponse(404, ['not_found'], 'No such company, or one outside a domain-scoped key\'s site.') }),
+        ...keyed(['bad_request'], NO_QUERY, { 404: errorResponse(404, ['not_found'], 'No such company, or one outside a domain-scoped key\'s scope.') }),
       },
     },
   },

@@ -40,7 +40,7 @@ export const personSchema = {
     'An identified visitor. Every field is always present; a value that is not known is `null`. ' +
     'A person seen on several client sites is attributed (`domain`, `clientRef`) to the site of their latest visit, ' +
     'or, when `domain`/`client_ref` narrow the list, to the latest of the selected sites; `visitCount`, `firstSeen` ' +
-    'and `lastSeen` are the sums and extremes over all sites (for a domain-scoped key, over its site only).',
+    'and `lastSeen` are the sums and extremes over all sites (for a domain-scoped key, over the sites of its scope, and attributed to the latest of them).',
   properties: {
     id: { ...text, description: 'Person identifier.' },
     email: nullableText,
