@@ -159,8 +159,7 @@ export class WebhookDispatcher {
       const response = await fetch(endpoint.url, { method: 'POST', headers, body, signal: controller.signal, redirect: 'manual' });
       status = response.status;
       retryAfter = response.headers.get('retry-after');
-      // The answer's body is not needed; dropping it frees the connection.
-      await response.body?.cancel().catch(() => undefined);
+      await drain(response);
     } catch (thrown) {
       if (controller.signal.reason instanceof Stopping) {
         await this.store.release(delivery.pk, this.#owner);
@@ -194,6 +193,29 @@ export class WebhookDispatcher {
 /** The body of a delivery as sent at `at`: the stored `data` set in its envelope, without parsing it again. */
 export function envelope(delivery: Pick<DeliveryRow, 'id' | 'event' | 'domain' | 'client_ref' | 'data'>, at: number): string {
   return `{"webhookId":${JSON.stringify(delivery.id)},"event":${JSON.stringify(delivery.event)},"timestamp":"${isoSeconds(at)}","domain":${JSON.stringify(delivery.domain)},"clientRef":${JSON.stringify(delivery.client_ref)},"data":${delivery.data}}`;
+}
+
+/**
+ * Reads and drops an answer's body, so the connection can carry the next delivery; a body over
+ * 64 KiB is cut off instead (the connection then closes), so a receiver cannot make us hold much.
+ */
+async function drain(response: Response): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > 64 * 1024) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // A body cut off mid-way changes nothing: the status is what counts.
+  }
 }
 
 /** A fetch failure in a few words: its cause's code when the runtime gives one (ECONNREFUSED…). */
