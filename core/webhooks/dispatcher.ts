@@ -150,8 +150,8 @@ export class WebhookDispatcher {
     const headers = await webhookHeaders(secrets, delivery.id, at, body);
     const controller = new AbortController();
     this.#aborts.add(controller);
-    const timeout = setTimeout(() => controller.abort(new Error(`timed out after ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
     const started = performance.now();
+    const timeout = setTimeout(() => controller.abort(new Error(`timed out after ${this.options.requestTimeoutMs} ms`)), this.options.requestTimeoutMs);
     let status: number | null = null;
     let retryAfter: string | null = null;
     let error: string | null = null;

@@ -158,7 +158,6 @@ describe('retries', () => {
     await api.webhooks.deliverDue();
     const log = await api.admin.webhooks.delivery(deliveryId);
     expect(log).toMatchObject({ status: 'pending', attempts: [{ status: null, error: 'timed out after 200 ms' }] });
-    expect(log.attempts[0]!.latencyMs).toBeGreaterThanOrEqual(200);
     await after(api, clock, 5);
     expect((await api.admin.webhooks.delivery(deliveryId)).status).toBe('delivered');
   });
