@@ -146,9 +146,9 @@ export class ResponseValidator {
 
 /** The failing JSON pointers of a validation, each with what failed and the value found there. */
 function describe(errors: ErrorObject[], value: unknown): string {
-  // allOf/oneOf report every branch; the deepest pointers say the most.
-  const deepest = Math.max(...errors.map((e) => e.instancePath.split('/').length));
-  const shown = errors.filter((e) => e.instancePath.split('/').length === deepest).slice(0, 5);
+  // anyOf/oneOf also report the branches that did not apply: the deepest pointers say the most, so they come first.
+  const depth = (e: ErrorObject) => e.instancePath.split('/').length;
+  const shown = [...errors].sort((a, b) => depth(b) - depth(a)).slice(0, 5);
   return shown
     .map((e) => `at ${JSON.stringify(e.instancePath || '/')} ${e.message}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''} (found ${JSON.stringify(at(value, e.instancePath))?.slice(0, 80)})`)
     .join('; ');
