@@ -8,7 +8,7 @@ import { isoSql } from './iso-sql.ts';
  * single people send this text as it is, exports parse it. A list page is mostly the cost of
  * turning 31 columns a row into JS values and back into text; SQLite writes the text directly,
  * in less than half the time. `activity` is the table alias whose visit count and first/last
- * seen the view reports (`p` account-wide, `ps` for one site); `c` is the joined company.
+ * seen the view reports (`p` account-wide, `ps` for a scoped key's sites); `c` is the joined company.
  */
 export function personJsonSql(activity: 'p' | 'ps'): RawBuilder<string> {
   const company = sql`iif(c.id is null, null, json_object(
