@@ -10,7 +10,7 @@ import { VARIANTS } from '../../harness/variants/index.ts';
 import { seedAccount } from './support.ts';
 
 /**
- * The harness CLI, unchanged, under Node, Bun and Deno, against one real server started here,
+ * The harness CLI (`visitor-intelligence conformance`, from scripts/cli.ts), under Node, Bun and Deno, against one real server started here,
  * through `--keys FILE`. The runs go at once, so each runtime's full run reads an account of its
  * own (the hourly budget and its headers are per account), and its short runs another.
  */
@@ -31,7 +31,7 @@ const keyFiles = {} as Record<Runtime, { full: string; short: string; broken: st
 
 /** Runs the CLI under a runtime; resolves with its exit code and output. */
 function cli(runtime: Runtime, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command, ...pre] = runtimeCommand(runtime, 'harness/cli.ts');
+  const [command, ...pre] = runtimeCommand(runtime, 'scripts/cli.ts');
   return new Promise((done, fail) => {
     const child = spawn(command!, [...pre, 'conformance', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

@@ -1,0 +1,50 @@
+import { existsSync, statSync } from 'node:fs';
+import type { Api, RuntimeApiOptions } from '../../adapters/node/index.ts';
+import { loadRuntime } from '../runtime.ts';
+import { CliError, reason } from './errors.ts';
+
+/** Stops with one line when `path` cannot be a database file: a directory, or (with `mustExist`) nothing at all. */
+export function checkDbPath(path: string, { mustExist = false } = {}): void {
+  if (existsSync(path) && statSync(path).isDirectory()) throw new CliError(`--db ${path} is a directory, not a database file`);
+  if (mustExist && !existsSync(path)) {
+    throw new CliError(`--db ${path} does not exist; create one with: visitor-intelligence seed --db ${path}`);
+  }
+}
+
+/** The one line for a database that would not open or migrate, naming the path. */
+export function databaseError(path: string, error: unknown): CliError {
+  const text = reason(error);
+  if (/not a database|file is encrypted/i.test(text)) return new CliError(`--db ${path} is not a SQLite database`);
+  return new CliError(`--db ${path} cannot be used: ${text}`);
+}
+
+/** Opens the API over a database file with this runtime's adapter; any failure is one line naming the path. */
+export async function openApi(path: string, options: Omit<RuntimeApiOptions, 'database'> = {}): Promise<Api> {
+  const runtime = await loadRuntime();
+  try {
+    return await runtime.createApi({ ...options, database: path });
+  } catch (error) {
+    throw databaseError(path, error);
+  }
+}
+
+/**
+ * Opens a database for one administrative command (load, keys, seed). It does no background
+ * work: a server may be running exports and sending webhooks from the same file, so this process
+ * takes no export step (nor counts an interrupted attempt against a job), and leaves the
+ * deliveries its loads queue to the server.
+ */
+export async function openForAdmin(path: string): Promise<{ api: Api; close(): Promise<void> }> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const api = await openApi(path, { exports: { pace: () => held }, webhooks: { background: false } });
+  return {
+    api,
+    async close() {
+      // Stopping first, then letting held runs go: each sees the runner stopped and returns.
+      const closed = api.close();
+      release();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { registerConformance } from './conformance.ts';
+import { CliError, reason } from './errors.ts';
+import { registerKeys } from './keys.ts';
+import { registerLoad } from './load.ts';
+import { registerSeed } from './seed.ts';
+import { registerServe } from './serve.ts';
+
+/** The subcommands, one file each: a new one adds a file and a line here. */
+const COMMANDS: ((program: Command) => void)[] = [registerServe, registerSeed, registerLoad, registerKeys, registerConformance];
+
+/** The `visitor-intelligence` program with every subcommand. */
+export function buildProgram(): Command {
+  const program = new Command('visitor-intelligence')
+    .description('The Visitor Intelligence API: a demo server, its data and keys, and a conformance harness.')
+    // Settings before subcommands: `.command()` copies them into each.
+    .exitOverride()
+    .showHelpAfterError('(add --help for usage)')
+    .allowExcessArguments(false);
+  for (const register of COMMANDS) register(program);
+  return program;
+}
+
+/**
+ * Runs the command line and resolves with the exit code for one-shot commands (0, or 1 when
+ * conformance found failures); `serve` resolves once listening and keeps the process alive. A
+ * mistake (bad flags, a busy port, an unusable file, data the admin surface refuses) is one
+ * line on stderr and exit code 2; anything unexpected is one line and exit code 1.
+ */
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return Number(process.exitCode ?? 0);
+  } catch (error) {
+    // Commander printed its own message (or the help) already.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CliError) {
+      console.error(`error: ${error.message}`);
+      return error.exitCode;
+    }
+    console.error(`error: ${reason(error)}`);
+    return 1;
+  }
+}

@@ -1,0 +1,100 @@
+import { writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { CorsOptions } from '../../core/http/cors.ts';
+import { ensureDemoKeys, type DemoKeys } from '../demo-keys.ts';
+import { loadRuntime } from '../runtime.ts';
+import { checkDbPath, openApi } from './database.ts';
+import { CliError } from './errors.ts';
+import { createDemoDatabase, databaseExists, readDemoRecord } from './demo-database.ts';
+import { collect, corsOrigin, instant, wholeNumber } from './options.ts';
+import { ensurePortFree, listenError } from './port.ts';
+
+interface ServeFlags {
+  port?: number;
+  host: string;
+  db: string;
+  seed: number;
+  people: number;
+  anchor?: number;
+  keysOut?: string;
+  rateLimit?: number;
+  cors?: string[];
+}
+
+/** `serve`: the demo server (`npm start`), over a seeded SQLite file created on first run. */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the API from a SQLite file, seeded with demo data when it does not exist yet')
+    .option('--port <n>', 'port to listen on; 0 takes a free one (default: $PORT or 8787)', wholeNumber(0, 65535))
+    .option('--host <address>', 'address to bind; 0.0.0.0 listens on every interface (containers, other machines)', '127.0.0.1')
+    .option('--db <file>', 'SQLite file; created and seeded when missing, reused when present', './data/demo.sqlite')
+    .option('--seed <n>', 'seed of the demo data and the demo keys', wholeNumber(0, 2 ** 31 - 1), 42)
+    .option('--people <n>', 'number of demo people', wholeNumber(1, 1_000_000), 2000)
+    .option('--anchor <time>', 'the demo\'s "now", ISO 8601 (default: when the database is seeded); same seed and anchor, same data', instant)
+    .option('--keys-out <file>', 'write {"baseUrl","accountKey","scopedKeys":[...]} as JSON to this file')
+    .option('--rate-limit <n>', 'requests per hour, per account and per domain-scoped key (default 1000)', wholeNumber(1, 1_000_000_000))
+    .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; * for any); off by default', collect(corsOrigin))
+    .addHelpText('after', '\nExamples:\n  visitor-intelligence serve --port 8787 --keys-out keys.json\n  visitor-intelligence serve --host 0.0.0.0 --cors http://localhost:3000 --rate-limit 100')
+    .action((flags: ServeFlags) => serve(flags));
+}
+
+async function serve(flags: ServeFlags): Promise<void> {
+  const port = flags.port ?? portFromEnvironment();
+  const cors: CorsOptions | undefined = flags.cors && { origins: flags.cors.includes('*') ? '*' : flags.cors };
+  const rateLimits = flags.rateLimit === undefined ? undefined : { accountPerHour: flags.rateLimit, scopedKeyPerHour: flags.rateLimit };
+  checkDbPath(flags.db);
+  // Before seeding: a busy port must cost no time and leave no file behind.
+  await ensurePortFree(flags.host, port);
+  if (!databaseExists(flags.db)) await createDemoDatabase(flags.db, flags);
+  const api = await openApi(flags.db, { rateLimits, cors });
+  const demo = await readDemoRecord(api, flags.db).catch(async (error) => {
+    await api.close();
+    throw error;
+  });
+  if (demo.seed !== flags.seed || demo.people !== flags.people) {
+    console.log(`Reusing ${flags.db} (seed ${demo.seed}, ${demo.people} people); delete it to seed anew.`);
+  }
+  const keys = await ensureDemoKeys(api, demo.seed);
+  const runtime = await loadRuntime();
+  const server = await runtime.serve(api, { port, hostname: flags.host }).catch(async (error) => {
+    await api.close();
+    throw listenError(flags.host, port, error);
+  });
+  report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: finishing open requests and closing the database…`);
+    await server.close().catch(() => undefined);
+    // Pauses running exports (they resume on the next start) and closes the database,
+    // which checkpoints the WAL into one consistent file.
+    await api.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** $PORT when set (as hosting platforms do), else 8787. */
+function portFromEnvironment(): number {
+  const text = process.env.PORT ?? '8787';
+  if (!/^\d+$/.test(text) || Number(text) > 65535) throw new CliError(`$PORT must be a port number from 0 to 65535, not ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, runtimeName: string, settings: { rateLimit?: number; cors?: string[] }): void {
+  console.log(`\nVisitor Intelligence API listening on ${baseUrl} (${runtimeName})`);
+  if (settings.rateLimit !== undefined) console.log(`Hourly limit: ${settings.rateLimit} requests per account and per domain-scoped key`);
+  if (settings.cors) console.log(`CORS: ${settings.cors.includes('*') ? 'any origin' : settings.cors.join(', ')}`);
+  console.log(`\nAccount key (reads everything):\n  ${keys.accountKey}`);
+  console.log('\nDomain-scoped keys (each reads its client domain and its subdomains):');
+  for (const k of keys.scopedKeys) console.log(`  ${k.domain.padEnd(28)} ${(k.clientRef ?? '-').padEnd(14)} ${k.key}`);
+  console.log(`\nTry:\n  curl -s -H 'X-API-Key: ${keys.accountKey}' '${baseUrl}/v1/people?limit=2'\n`);
+  if (keysOut) {
+    writeFileSync(keysOut, `${JSON.stringify({ baseUrl, ...keys }, null, 2)}\n`);
+    console.log(`Keys written to ${keysOut}`);
+  }
+}

@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type Served } from '../harness/support.ts';
+import { oneLine, runBin } from './bin.ts';
+
+/** `visitor-intelligence conformance` from the built package (its runs under each runtime are in test/harness/cli-runtimes.test.ts). */
+describe('visitor-intelligence conformance (built bin)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vi-cli-conformance-'));
+  let served: Served;
+  let keysFile: string;
+
+  beforeAll(async () => {
+    served = await startServer();
+    keysFile = join(dir, 'keys.json');
+    writeFileSync(keysFile, JSON.stringify({ baseUrl: served.baseUrl, accountKey: served.accountKey, scopedKeys: served.scopedKeys }));
+  }, 60_000);
+  afterAll(async () => {
+    await served?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('passes a real server with --keys, and writes the report to --out', async () => {
+    const out = join(dir, 'report.tap');
+    const { code, stdout, stderr } = await runBin(['conformance', '--keys', keysFile, '--only', 'auth.', '--format', 'tap', '--out', out]);
+    expect(code, `${stdout}\n${stderr}`).toBe(0);
+    expect(stdout.split('\n')[0]).toBe('TAP version 14');
+    expect(readFileSync(out, 'utf8')).toBe(`${stdout.trimEnd()}\n`);
+  });
+
+  it('takes --base-url, --key and repeated --scoped-key', async () => {
+    const scoped = served.scopedKeys.flatMap(({ domain, key }) => ['--scoped-key', `${domain}=${key}`]);
+    const { code, stdout } = await runBin(['conformance', '--base-url', served.baseUrl, '--key', served.accountKey, ...scoped, '--only', 'auth.', '--format', 'json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).totals.failed).toBe(0);
+  });
+
+  it.each([
+    [['conformance'], 'error: --base-url and --key are required (or --keys FILE)'],
+    [['conformance', '--base-url', 'http://127.0.0.1:9', '--key', 'k', '--scoped-key', 'nodomain'], 'error: --scoped-key takes DOMAIN=KEY, not nodomain'],
+  ])('refuses %j in one line with exit code 2', async (args, message) => {
+    const { code, stderr } = await runBin(args);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(message);
+  });
+
+  it('refuses an unknown --format with commander\'s message', async () => {
+    const { code, stderr } = await runBin(['conformance', '--keys', keysFile, '--format', 'xml']);
+    expect(code).toBe(2);
+    expect(stderr).toContain("error: option '--format <format>' argument 'xml' is invalid. Allowed choices are text, tap, json, junit.");
+  });
+});
