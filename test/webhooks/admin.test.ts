@@ -3,7 +3,7 @@ import { AdminError, type Api, type ManualClock } from '../../adapters/node/inde
 import { clientFor } from '../support/client.ts';
 import { inProcess } from '../support/targets.ts';
 import { Receiver } from './receiver.ts';
-import { ACCOUNT, hookedApi, person, verifyAt } from './setup.ts';
+import { ACCOUNT, expectAllGenuine, hookedApi, person, verifyAt } from './setup.ts';
 
 let receiver: Receiver;
 let api: Api;
@@ -14,6 +14,7 @@ beforeEach(async () => {
   ({ api, clock, accountKey } = await hookedApi());
 });
 afterEach(async () => {
+  expectAllGenuine(receiver);
   await api.close();
   await receiver.close();
 });

@@ -3,7 +3,7 @@ import type { Api, ManualClock, PersonActivityPayload, PersonIdentifiedPayload }
 import { clientFor } from '../support/client.ts';
 import { inProcess } from '../support/targets.ts';
 import { Receiver } from './receiver.ts';
-import { ACCOUNT, event, hookedApi, person, verifyAt } from './setup.ts';
+import { ACCOUNT, event, expectAllGenuine, hookedApi, person, verifyAt } from './setup.ts';
 
 let receiver: Receiver;
 let api: Api;
@@ -19,6 +19,7 @@ beforeEach(async () => {
   client = clientFor((await inProcess.start(api)).call);
 });
 afterEach(async () => {
+  expectAllGenuine(receiver);
   await api.close();
   await receiver.close();
 });
@@ -135,6 +136,7 @@ describe('person.activity', () => {
       await api.webhooks.deliverDue();
       expect(other.received.map((r) => r.json.event)).toEqual(['person.identified']);
       expect(receiver.received.map((r) => r.json.event).sort()).toEqual(['person.activity', 'person.identified']);
+      expectAllGenuine(other);
     } finally {
       await other.close();
     }

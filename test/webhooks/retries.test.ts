@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_SECONDS, type Api, type ManualClock } from '../../adapters/node/index.ts';
 import { Receiver } from './receiver.ts';
-import { ACCOUNT, hookedApi, person, verifyAt } from './setup.ts';
+import { ACCOUNT, expectAllGenuine, hookedApi, person, verifyAt } from './setup.ts';
 
 let receiver: Receiver | undefined;
 let api: Api | undefined;
 afterEach(async () => {
+  if (receiver) expectAllGenuine(receiver);
   await api?.close();
   await receiver?.close();
   api = receiver = undefined;

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { createApi, ManualClock, type Api, type ApiOptions } from '../../adapters/node/index.ts';
 import { ACCOUNT, NOW, SITES } from './fixtures.ts';
 import type { Received } from './receiver.ts';
@@ -20,7 +20,38 @@ export async function hookedApi(options: Partial<Pick<ApiOptions, 'webhooks'>> &
     for (const site of SITES) await api.admin.registerSite(ACCOUNT, site);
   }
   const accountKey = (await api.admin.issueAccountKey(ACCOUNT)).key;
+  // Remember every secret the tests are given, so that every delivery can be checked against them.
+  const hooks = api.admin.webhooks;
+  const [create, rotate] = [hooks.create.bind(hooks), hooks.rotateSecret.bind(hooks)];
+  hooks.create = async (...args) => remember(await create(...args));
+  hooks.rotateSecret = async (...args) => remember(await rotate(...args));
   return { api, clock, accountKey };
+}
+
+/** Every secret an endpoint was created or rotated with in this test file. */
+const issuedSecrets = new Set<string>();
+function remember<T extends { secret: string }>(endpoint: T): T {
+  issuedSecrets.add(endpoint.secret);
+  return endpoint;
+}
+
+/**
+ * Fails unless every delivery the receiver got verifies with the reference verifier under a secret
+ * the tests were given (each at its own timestamp: staleness is tested on its own).
+ */
+export function expectAllGenuine(receiver: { received: Received[] }): void {
+  const forged = receiver.received.filter((got) => {
+    const at = Number(got.headers['webhook-timestamp']) * 1000;
+    return ![...issuedSecrets].some((secret) => {
+      try {
+        verifyAt(secret, got, at);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+  });
+  expect(forged.map((got) => got.headers['webhook-id'])).toEqual([]);
 }
 
 /**

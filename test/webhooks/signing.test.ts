@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { generateWebhookSecret, verifyWebhook, type Api, type ManualClock } from '../../adapters/node/index.ts';
 import { Receiver, type Received } from './receiver.ts';
-import { ACCOUNT, hookedApi, person, verifyAt } from './setup.ts';
+import { ACCOUNT, expectAllGenuine, hookedApi, person, verifyAt } from './setup.ts';
 
 let receiver: Receiver;
 let api: Api;
@@ -12,6 +12,7 @@ beforeEach(async () => {
   ({ api, clock } = await hookedApi());
 });
 afterEach(async () => {
+  expectAllGenuine(receiver);
   await api.close();
   await receiver.close();
 });
