@@ -5,6 +5,7 @@ import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
 import { EXPORT_COLUMNS, toCsvRow } from './columns.ts';
+import { RunMerge } from './run-merge.ts';
 import type { ExportFilters } from './filters.ts';
 
 /** Tuning of export runs. */
@@ -26,7 +27,7 @@ export interface ExportRunnerOptions {
 
 const CSV_OPTIONS = { rowDelimiter: '\r\n', includeEndRowDelimiter: true } as const;
 /** Members and chunks a finished job's cleanup removes per step. */
-const DROP_MEMBERS = 2000;
+const DROP_MEMBERS = 500;
 const DROP_CHUNKS = 16;
 
 /** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
@@ -134,7 +135,6 @@ export class ExportRunner {
         return await this.#dropLeftovers({ ...job, status: 'failed' });
       }
       const filters = JSON.parse(job.filters) as ExportFilters;
-      const descending = isDescending(filters);
       if (job.member_count === null) {
         if (job.collect_until_pk === null) await this.store.startCollection(job, toEpochSeconds(this.clock.now()));
         const sites = await this.sites.list(job.account_id);
@@ -147,23 +147,23 @@ export class ExportRunner {
       }
       const total = job.member_count!;
       if (total === 0 && job.chunk_count === 0) {
-        await this.store.appendChunk(job, await writeToString([], { ...CSV_OPTIONS, headers: [...EXPORT_COLUMNS], alwaysWriteHeaders: true }), 0, null, descending);
+        await this.store.appendChunk(job, await writeToString([], { ...CSV_OPTIONS, headers: [...EXPORT_COLUMNS], alwaysWriteHeaders: true }), 0, null);
       }
       // Read small batches (little garbage, flat memory) but write bigger chunks (few
       // transactions); a chunk and the position after it are written together.
       let pending = '';
       let written = job.next_seq;
-      let after = ExportsStore.writtenKey(job);
-      while (written < total) {
+      const merge = written < total ? await RunMerge.open(this.store, jobId, isDescending(filters), ExportsStore.writtenKey(job), this.options.pace) : undefined;
+      while (merge && written < total) {
         await this.options.pace();
         if (this.#stopped) return;
-        const batch = await this.store.members(jobId, descending, after, Math.min(this.options.batchRows, total - written));
-        if (batch.length === 0) throw new Error(`export ${jobId}: its members ran out at row ${written} of ${total}`);
-        pending += await writeToString(batch.map((m) => toCsvRow(m.row)), { ...CSV_OPTIONS, headers: written === 0 ? [...EXPORT_COLUMNS] : false });
-        written += batch.length;
-        after = batch[batch.length - 1]!.key;
+        const members = await merge.next(Math.min(this.options.batchRows, total - written));
+        if (members.length === 0) throw new Error(`export ${jobId}: its members ran out at row ${written} of ${total}`);
+        const rows = await this.store.rows(members);
+        pending += await writeToString(rows.map(toCsvRow), { ...CSV_OPTIONS, headers: written === 0 ? [...EXPORT_COLUMNS] : false });
+        written += members.length;
         if (pending.length >= this.options.chunkChars || written === total) {
-          await this.store.appendChunk(job, pending, written, after, descending);
+          await this.store.appendChunk(job, pending, written, members[members.length - 1]!);
           pending = '';
         }
       }

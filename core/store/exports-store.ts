@@ -18,6 +18,19 @@ export interface MemberKey {
   id: string;
 }
 
+/** A member as the writer merges it: its place in the file order, and what its row is made of. */
+export interface MemberRef extends MemberKey {
+  personPk: number;
+  sitePk: number;
+}
+
+/**
+ * Collection steps per sorted run of members. A step inserts its rows in key order within its
+ * run, so it rewrites at most the run's pages (about 90 for a run of 4,000 people), however large
+ * the selection; the writer merges one run per four steps (250 at a million people).
+ */
+const STEPS_PER_RUN = 4;
+
 /** How collection's SQL names the people table; collection adds NOT INDEXED after it. */
 const PEOPLE_FROM = 'from "people" as "p"';
 
@@ -94,11 +107,11 @@ export class ExportsStore {
     const done = await this.db.transaction().execute(async (trx) => {
       const compiled = trx
         .insertInto('export_members')
-        .columns(['job_id', 'k1', 'k2', 'person_id', 'person_pk', 'site_pk'])
+        .columns(['job_id', 'run', 'k1', 'k2', 'person_id', 'person_pk', 'site_pk'])
         .expression(
           trx
             .selectFrom('people as p')
-            .select([sql<string>`${job.id}`.as('job_id'), k1.as('k1'), k2.as('k2'), 'p.id', 'p.pk', attributedSite(filters, sites).as('site_pk')])
+            .select([sql<string>`${job.id}`.as('job_id'), sql<number>`${Math.floor(from / (pks * STEPS_PER_RUN))}`.as('run'), k1.as('k1'), k2.as('k2'), 'p.id', 'p.pk', attributedSite(filters, sites).as('site_pk')])
             .where('p.pk', '>', from)
             .where('p.pk', '<=', to)
             .where((eb) => selectionConditions(eb, filters, ctx)),
@@ -119,37 +132,64 @@ export class ExportsStore {
     Object.assign(job, done);
   }
 
+  /** The first run of a job's members after run `after` (from the first when null), or undefined past the last. */
+  async nextRun(jobId: string, after: number | null): Promise<number | undefined> {
+    const rows = await this.#queries.rows(
+      'members:next-run',
+      (p) => this.db.selectFrom('export_members').select('run').where('job_id', '=', p('jobId')).where('run', '>', p('after')).orderBy('run').limit(1),
+      { jobId, after: after ?? -1 },
+    );
+    return rows[0]?.run;
+  }
+
   /**
-   * Up to `limit` selected people after `after` (from the first when null), in file order, as
-   * export rows with their sort keys. Each read is a walk of the members' primary key from that position: no sort.
+   * Up to `limit` members of one run after `after` (from its start when null) in file order: a
+   * seek into the members' primary key, which keeps each run sorted.
    */
-  async members(jobId: string, descending: boolean, after: MemberKey | null, limit: number): Promise<{ row: ExportPerson; key: MemberKey }[]> {
-    const shape = `members:${descending ? 'desc' : 'asc'}:${after ? 'next' : 'first'}`;
-    const values = after ? { jobId, limit, ...after } : { jobId, limit };
-    // Run thousands of times per export: compiled once per shape.
+  async runMembers(jobId: string, run: number, descending: boolean, after: MemberKey | null, limit: number): Promise<MemberRef[]> {
+    const shape = `members:run:${descending ? 'desc' : 'asc'}:${after ? 'next' : 'first'}`;
+    const values = after ? { jobId, run, limit, k1: after.k1, k2: after.k2, id: after.id } : { jobId, run, limit };
     const rows = await this.#queries.rows(
       shape,
       (p) => {
         const direction = descending ? 'desc' : 'asc';
         let query = this.db
-          .selectFrom('export_members as m')
-          .innerJoin('people as p', 'p.pk', 'm.person_pk')
-          .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-          .innerJoin('sites as s', 's.pk', 'm.site_pk')
-          .select([personJsonSql('p').as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status', 'm.k1', 'm.k2', 'm.person_id'])
-          .where('m.job_id', '=', p('jobId'))
-          .orderBy('m.k1', direction)
-          .orderBy('m.k2', direction)
-          .orderBy('m.person_id', direction)
+          .selectFrom('export_members')
+          .select(['k1', 'k2', 'person_id', 'person_pk', 'site_pk'])
+          .where('job_id', '=', p('jobId'))
+          .where('run', '=', p('run'))
+          .orderBy('k1', direction)
+          .orderBy('k2', direction)
+          .orderBy('person_id', direction)
           .limit(p('limit'));
-        if (after) query = query.where(sql<boolean>`(m.k1, m.k2, m.person_id) ${sql.raw(descending ? '<' : '>')} (${p('k1')}, ${p('k2')}, ${p('id')})`);
+        if (after) query = query.where(sql<boolean>`(k1, k2, person_id) ${sql.raw(descending ? '<' : '>')} (${p('k1')}, ${p('k2')}, ${p('id')})`);
         return query;
       },
       values,
     );
+    return rows.map((r) => ({ k1: r.k1, k2: r.k2, id: r.person_id, personPk: r.person_pk, sitePk: r.site_pk }));
+  }
+
+  /** The export rows of `members`, in their order: each person as the API shows them, attributed to the member's site. */
+  async rows(members: MemberRef[]): Promise<ExportPerson[]> {
+    // Run thousands of times per export: compiled once; the members travel as one JSON parameter.
+    const rows = await this.#queries.rows(
+      'members:rows',
+      (p) =>
+        this.db
+          .selectFrom(sql<{ key: number; value: string }>`json_each(${p('members')})`.as('j'))
+          .innerJoin('people as p', (join) => join.on(sql.ref('p.pk'), '=', sql`json_extract(j.value, '$[0]')`))
+          .innerJoin('sites as s', (join) => join.on(sql.ref('s.pk'), '=', sql`json_extract(j.value, '$[1]')`))
+          .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+          .select([personJsonSql('p').as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
+          .orderBy(sql`j.key`),
+      { members: JSON.stringify(members.map((m) => [m.personPk, m.sitePk])) },
+    );
+    if (rows.length !== members.length) throw new Error(`export rows: ${members.length} members gave ${rows.length} rows`);
     return rows.map((r) => ({
-      row: { person: JSON.parse(withSite(r.json, { domain: r.domain, clientRef: r.client_ref })) as Person, campaign: r.campaign, crmStatus: r.crm_status },
-      key: { k1: r.k1, k2: r.k2, id: r.person_id },
+      person: JSON.parse(withSite(r.json, { domain: r.domain, clientRef: r.client_ref })) as Person,
+      campaign: r.campaign,
+      crmStatus: r.crm_status,
     }));
   }
 
@@ -158,24 +198,17 @@ export class ExportsStore {
     return job.written_id === null ? null : { k1: job.written_k1!, k2: job.written_k2!, id: job.written_id };
   }
 
-  /**
-   * Appends a piece of the file and records how far the job got, atomically, so a resumed run
-   * neither repeats nor skips rows; the members now in the file are dropped in the same transaction.
-   */
-  async appendChunk(job: ExportJob, data: string, written: number, last: MemberKey | null, descending: boolean): Promise<void> {
+  /** Appends a piece of the file and records how far the job got, atomically, so a resumed run neither repeats nor skips rows. */
+  async appendChunk(job: ExportJob, data: string, written: number, last: MemberKey | null): Promise<void> {
     const position = { next_seq: written, chunk_count: job.chunk_count + 1, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.id } : {}) };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('export_chunks').values({ job_id: job.id, seq: job.chunk_count, data }).execute();
       await trx.updateTable('export_jobs').set(position).where('id', '=', job.id).execute();
-      if (last) {
-        const upTo = sql<boolean>`(k1, k2, person_id) ${sql.raw(descending ? '>=' : '<=')} (${last.k1}, ${last.k2}, ${last.id})`;
-        await trx.deleteFrom('export_members').where('job_id', '=', job.id).where(upTo).execute();
-      }
     });
     Object.assign(job, position);
   }
 
-  /** Marks a job complete. Members past the row cap may remain: {@link dropStep} removes them. */
+  /** Marks a job complete. Its members stay until {@link dropStep} has removed them. */
   async complete(id: string, completedAt: number, rowCount: number): Promise<void> {
     await this.db.updateTable('export_jobs').set({ status: 'complete', completed_at: completedAt, row_count: rowCount }).where('id', '=', id).execute();
   }
@@ -187,13 +220,13 @@ export class ExportsStore {
 
   /**
    * Removes a finished job's leftovers a bounded step at a time (a million members or a failed
-   * file's chunks deleted in one statement would hold the serving thread): up to `members`
+   * file's chunks deleted in one statement would hold the serving thread): up to `members` of its
    * members and, for a failed job, up to `chunks` chunks. False once nothing is left.
    */
   async dropStep(job: Pick<ExportJob, 'id' | 'status'>, members: number, chunks: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const some = trx.selectFrom('export_members').select(['k1', 'k2', 'person_id']).where('job_id', '=', job.id).limit(members);
-      const m = await trx.deleteFrom('export_members').where('job_id', '=', job.id).where(sql<boolean>`(k1, k2, person_id) in ${some}`).executeTakeFirst();
+      const some = trx.selectFrom('export_members').select(['run', 'k1', 'k2', 'person_id']).where('job_id', '=', job.id).limit(members);
+      const m = await trx.deleteFrom('export_members').where('job_id', '=', job.id).where(sql<boolean>`(run, k1, k2, person_id) in ${some}`).executeTakeFirst();
       let c = 0n;
       if (job.status === 'failed') {
         const first = trx.selectFrom('export_chunks').select('seq').where('job_id', '=', job.id).orderBy('seq').limit(chunks);

@@ -186,9 +186,11 @@ export interface ExportJobsTable {
   written_id: string | null;
 }
 
-/** A person a job selected, keyed by the job's file order: (job, sort keys, person id). */
+/** A person a job selected, keyed by (job, run, sort keys, person id): each run is in file order. */
 export interface ExportMembersTable {
   job_id: string;
+  /** The sorted run the member belongs to: the range of people pks it was collected from. */
+  run: number;
   /** Sort keys, integer or text; a null text key is stored as the integer 0, which sorts before any text. */
   k1: number | string;
   k2: number | string;

@@ -2,8 +2,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * Export selection in bounded steps: jobs record how far collection has walked the people (by
- * pk) and the sort key of the last row written; members carry their sort keys, so the writer
- * reads file order from an index instead of one big sort.
+ * pk) and the sort key of the last row written; members carry their sort keys in sorted runs, so
+ * the writer reads file order by merging the runs instead of one big sort.
  *
  * Jobs the previous code left `processing` start over from the collection (their members were
  * numbered by position, which the new table no longer keeps): their chunks go, their slots stay.
@@ -23,17 +23,22 @@ export const exportSteps: Migration = {
     await db.schema.alterTable('export_jobs').addColumn('written_id', 'text').execute();
 
     await db.schema.dropTable('export_members').execute();
-    // Keyed by the file order itself. The sort keys are declared `blob` (no type affinity) so
-    // SQLite stores each value as given, integer or text, and never converts one into the other.
+    // Sorted runs: each run (the members collected from one range of people pks) is kept in file
+    // order by the key, and the writer merges the runs. One index over the whole selection in file
+    // order would take each collection step's rows at random places of a large tree, rewriting a
+    // page per row into the WAL; a run's rows go into the few pages at its end.
+    // The sort keys are declared `blob` (no type affinity) so SQLite stores each value as given,
+    // integer or text, and never converts one into the other.
     await db.schema
       .createTable('export_members')
       .addColumn('job_id', 'text', (c) => c.notNull())
+      .addColumn('run', 'integer', (c) => c.notNull())
       .addColumn('k1', sql`blob`, (c) => c.notNull())
       .addColumn('k2', sql`blob`, (c) => c.notNull())
       .addColumn('person_id', 'text', (c) => c.notNull())
       .addColumn('person_pk', 'integer', (c) => c.notNull())
       .addColumn('site_pk', 'integer', (c) => c.notNull())
-      .addPrimaryKeyConstraint('export_members_pk', ['job_id', 'k1', 'k2', 'person_id'])
+      .addPrimaryKeyConstraint('export_members_pk', ['job_id', 'run', 'k1', 'k2', 'person_id'])
       .modifyEnd(sql`without rowid`)
       .execute();
 

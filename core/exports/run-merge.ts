@@ -1,0 +1,134 @@
+import type { ExportsStore, MemberKey, MemberRef } from '../store/exports-store.ts';
+
+/**
+ * Orders two sort-key values as SQLite does for the members' keys: integers before text, integers
+ * by value, text by its UTF-8 bytes (code point order, which differs from JavaScript's UTF-16
+ * order only where a character beyond U+FFFF meets one from U+E000 to U+FFFF).
+ */
+export function compareValues(a: number | string, b: number | string): number {
+  if (typeof a === 'number' || typeof b === 'number') {
+    if (typeof a !== 'number') return 1;
+    if (typeof b !== 'number') return -1;
+    return a - b;
+  }
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (characters beyond U+FFFF) sort after U+E000–U+FFFF in code point order.
+    if (x >= 0xd800) x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+    if (y >= 0xd800) y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Orders two members by (k1, k2, id), ascending. */
+export function compareKeys(a: MemberKey, b: MemberKey): number {
+  return compareValues(a.k1, b.k1) || compareValues(a.k2, b.k2) || compareValues(a.id, b.id);
+}
+
+/** One run being merged: the next few of its members, read ahead. */
+interface Head {
+  run: number;
+  buffer: MemberRef[];
+  at: number;
+  /** The run has nothing beyond its buffer. */
+  drained: boolean;
+}
+
+/** How many members of each run are read ahead: runs × this is what the merge holds. */
+const READ_AHEAD = 48;
+/** Runs opened per call of `pace` while the merge starts (a million people make about 250 runs). */
+const RUNS_PER_STEP = 32;
+
+/**
+ * The members of a job in file order, merged from its sorted runs (an external merge sort's last
+ * phase): each run is read a few members at a time from where the file's last row left it, and a
+ * binary heap picks the next member across runs. It holds READ_AHEAD members per run, never rows.
+ */
+export class RunMerge {
+  readonly #heap: Head[] = [];
+  readonly #sign: number;
+  /** Where the merge started: the last row already in the file, or null. */
+  readonly #after: MemberKey | null;
+
+  private constructor(
+    private readonly store: ExportsStore,
+    private readonly jobId: string,
+    private readonly descending: boolean,
+    after: MemberKey | null,
+  ) {
+    this.#sign = descending ? -1 : 1;
+    this.#after = after;
+  }
+
+  /** Opens every run of the job after `after` (the last row written, or null), calling `pace` between groups of runs. */
+  static async open(store: ExportsStore, jobId: string, descending: boolean, after: MemberKey | null, pace: () => Promise<void>): Promise<RunMerge> {
+    const merge = new RunMerge(store, jobId, descending, after);
+    let run = await store.nextRun(jobId, null);
+    for (let opened = 1; run !== undefined; opened++) {
+      const head: Head = { run, buffer: [], at: 0, drained: false };
+      if (await merge.#fill(head)) merge.#push(head);
+      run = await store.nextRun(jobId, run);
+      if (opened % RUNS_PER_STEP === 0) await pace();
+    }
+    return merge;
+  }
+
+  /** The next `n` members in file order (fewer at the end). */
+  async next(n: number): Promise<MemberRef[]> {
+    const out: MemberRef[] = [];
+    while (out.length < n && this.#heap.length > 0) {
+      const head = this.#heap[0]!;
+      const member = head.buffer[head.at++]!;
+      out.push(member);
+      if (head.at === head.buffer.length && !(await this.#fill(head))) {
+        const tail = this.#heap.pop()!;
+        if (this.#heap.length === 0) break;
+        this.#heap[0] = tail;
+      }
+      this.#down(0);
+    }
+    return out;
+  }
+
+  /** Reads the run's next members after those read before (at first, after the merge's start); false when it has none left. */
+  async #fill(head: Head): Promise<boolean> {
+    if (head.drained) return false;
+    const from = head.buffer.length > 0 ? head.buffer[head.buffer.length - 1]! : this.#after;
+    head.buffer = await this.store.runMembers(this.jobId, head.run, this.descending, from, READ_AHEAD);
+    head.at = 0;
+    head.drained = head.buffer.length < READ_AHEAD;
+    return head.buffer.length > 0;
+  }
+
+  #before(a: Head, b: Head): boolean {
+    return this.#sign * compareKeys(a.buffer[a.at]!, b.buffer[b.at]!) < 0;
+  }
+
+  #push(head: Head): void {
+    const heap = this.#heap;
+    heap.push(head);
+    for (let i = heap.length - 1; i > 0; ) {
+      const parent = (i - 1) >> 1;
+      if (!this.#before(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  #down(i: number): void {
+    const heap = this.#heap;
+    for (;;) {
+      const [l, r] = [2 * i + 1, 2 * i + 2];
+      let best = i;
+      if (l < heap.length && this.#before(heap[l]!, heap[best]!)) best = l;
+      if (r < heap.length && this.#before(heap[r]!, heap[best]!)) best = r;
+      if (best === i) return;
+      [heap[i], heap[best]] = [heap[best]!, heap[i]!];
+      i = best;
+    }
+  }
+}
