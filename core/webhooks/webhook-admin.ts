@@ -33,7 +33,10 @@ export interface WebhookEndpointInput {
   url: string;
   /** `whsec_` and the base64 of 24–64 bytes; generated when not given. */
   secret?: string;
-  /** Default `['person.identified']`; `person.activity` is opt-in. */
+  /**
+   * The opt-in kinds: `person.activity`. `person.identified` goes to every endpoint, so it is
+   * added when left out; default `['person.identified']`.
+   */
   events?: WebhookEventKind[];
   /** Default true. */
   enabled?: boolean;
@@ -242,12 +245,17 @@ function checkSecret(value: unknown): string {
   return value as string;
 }
 
+/**
+ * The kinds an endpoint takes. `person.identified` is always one of them (the issue makes it the
+ * point of having an endpoint), so a list that leaves it out is accepted and it is added: `events`
+ * only chooses the opt-in kinds, and `[]` means none of them.
+ */
 function checkEvents(value: unknown): WebhookEventKind[] {
   const kinds = WEBHOOK_EVENT_KINDS.join(', ');
-  if (!Array.isArray(value) || value.length === 0) throw new AdminError(`events must be a non-empty array of event kinds (${kinds})`);
+  if (!Array.isArray(value)) throw new AdminError(`events must be an array of event kinds (${kinds})`);
   for (const kind of value) if (!WEBHOOK_EVENT_KINDS.includes(kind)) throw new AdminError(`events: ${JSON.stringify(kind)} is not an event kind (${kinds})`);
   if (new Set(value).size !== value.length) throw new AdminError('events names a kind twice');
-  return WEBHOOK_EVENT_KINDS.filter((k) => value.includes(k));
+  return WEBHOOK_EVENT_KINDS.filter((k) => k === 'person.identified' || value.includes(k));
 }
 
 function checkEnabled(value: unknown): boolean {

@@ -62,7 +62,7 @@ describe('endpoint configuration', () => {
     expect(await create({ url: receiver.url, secret: 'whsec_!!!' })).toMatch(/^secret .*not base64/);
     expect(await create({ url: receiver.url, secret: `whsec_${btoa('short')}` })).toMatch(/^secret .*it encodes 5/);
     expect(await create({ url: receiver.url, secret: `whsec_${btoa('x'.repeat(65))}` })).toMatch(/^secret .*it encodes 65/);
-    expect(await create({ url: receiver.url, events: [] })).toMatch(/^events must be a non-empty array/);
+    expect(await create({ url: receiver.url, events: 'person.activity' })).toMatch(/^events must be an array of event kinds/);
     expect(await create({ url: receiver.url, events: ['person.deleted'] })).toBe('events: "person.deleted" is not an event kind (person.identified, person.activity)');
     expect(await create({ url: receiver.url, events: ['person.activity', 'person.activity'] })).toBe('events names a kind twice');
     expect(await create({ url: receiver.url, enabled: 'yes' })).toBe('enabled must be true or false');
@@ -73,6 +73,25 @@ describe('endpoint configuration', () => {
     expect(await refusal(() => api.admin.webhooks.rotateSecret(id, { overlapSeconds: -1 }))).toMatch(/^overlapSeconds must be an integer/);
     expect(await refusal(() => api.admin.webhooks.deliveries(id, { limit: 0 }))).toBe('limit must be an integer from 1 to 500');
     expect(await api.admin.webhooks.list(ACCOUNT)).toHaveLength(1);
+  });
+});
+
+describe('event kinds', () => {
+  it('always includes person.identified: events chooses only the opt-in person.activity', async () => {
+    const activityOnly = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url, events: ['person.activity'] });
+    expect(activityOnly.events).toEqual(['person.identified', 'person.activity']);
+    const none = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url, events: [] });
+    expect(none.events).toEqual(['person.identified']);
+    expect((await api.admin.webhooks.update(none.id, { events: ['person.activity'] })).events).toEqual(['person.identified', 'person.activity']);
+    expect((await api.admin.webhooks.update(activityOnly.id, { events: [] })).events).toEqual(['person.identified']);
+  });
+
+  it('sends person.identified to an endpoint created with person.activity alone', async () => {
+    const { id } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url, events: ['person.activity'] });
+    await api.admin.loadPeople(ACCOUNT, [person('per_ada', ['alpha.example'])]);
+    await api.webhooks.deliverDue();
+    expect(receiver.received.map((r) => r.json.event)).toEqual(['person.identified']);
+    expect((await api.admin.webhooks.deliveries(id)).deliveries.map((d) => d.event)).toEqual(['person.identified']);
   });
 });
 
