@@ -2,11 +2,12 @@
  * `npm run bench`: builds (or reuses) the benchmark data, runs the suites in order, prints the
  * table and writes latest.json, latest.md and the SVG charts.
  *
- *   npm run bench -- --tiny                      # the CI configuration: seconds
- *   npm run bench -- --seed 7 --people 5000 --events 2000000 --suites journey-paging,http --out bench/results
+ *   npm run bench -- --save                      # the full run, replacing the committed bench/results
+ *   npm run bench -- --tiny                      # the CI configuration: seconds, reports in a temporary folder
+ *   npm run bench -- --seed 7 --people 5000 --events 2000000 --suites journey-paging,http --out /tmp/bench
  */
-import { mkdirSync } from 'node:fs';
-import { availableParallelism, totalmem } from 'node:os';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -118,6 +119,20 @@ export function positiveInt(flag: string, text: string): number {
   return n;
 }
 
+/** Where the committed results live: only `--save` writes there. */
+export const SAVED_RESULTS = 'bench/results';
+
+/**
+ * The folder a command-line run writes its reports to: `--out` when given, bench/results with
+ * `--save`, else a new temporary folder, so trying the benchmark (or CI's `--tiny`) never
+ * overwrites the committed results.
+ */
+export function resultsDir(flags: { save?: boolean; out?: string }): string {
+  if (flags.out !== undefined) return resolve(flags.out);
+  if (flags.save) return resolve(SAVED_RESULTS);
+  return mkdtempSync(join(tmpdir(), 'vi-bench-'));
+}
+
 /** The command line: flags → options, then the table on stdout and the files written. */
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -128,7 +143,8 @@ async function main(): Promise<void> {
       events: { type: 'string' },
       journeys: { type: 'string' },
       suites: { type: 'string' },
-      out: { type: 'string', default: 'bench/results' },
+      out: { type: 'string' },
+      save: { type: 'boolean', default: false },
       cache: { type: 'string' },
     },
   });
@@ -140,11 +156,12 @@ async function main(): Promise<void> {
     events: int('events', values.events),
     journeys: values.journeys?.split(',').map((j) => int('journeys', j.trim())!),
     suites: values.suites?.split(',').map((s) => s.trim()).filter(Boolean),
-    out: resolve(values.out!),
+    out: resultsDir(values),
     cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
   });
   if (process.stderr.isTTY && !process.env.CI) process.stderr.write('\r\x1b[K');
-  process.stdout.write(`\n${formatTable(run)}\n\nWrote ${files.join(', ')}\n`);
+  const kept = values.out !== undefined || values.save ? '' : ' (a temporary folder: pass --save to replace bench/results)';
+  process.stdout.write(`\n${formatTable(run)}\n\nWrote ${files.join(', ')}${kept}\n`);
   if (failed.length > 0) {
     process.stderr.write(`\nFailed suites:\n${failed.map((f) => `  ${f}`).join('\n')}\n`);
     process.exitCode = 1;

@@ -50,13 +50,17 @@ export class Admin {
     private readonly onLoaded: () => void = () => undefined,
   ) {}
 
-  /** Creates a partner account. */
+  /**
+   * Creates a partner account; with an `id` that exists under the same name, returns that account
+   * instead, so setup code can run at every start. The same id under another name is an AdminError.
+   */
   async createAccount(input: { id?: string; name: string }): Promise<{ id: string; name: string }> {
     const id = input.id ?? `acc_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
     requireText(id, 'id', 128);
     const name = requireText(input.name, 'name');
-    const exists = await this.db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
-    if (exists) throw new AdminError(`account ${id} already exists`);
+    const exists = await this.db.selectFrom('accounts').select('name').where('id', '=', id).executeTakeFirst();
+    if (exists?.name === name) return { id, name };
+    if (exists) throw new AdminError(`account ${id} already exists with another name (${exists.name})`);
     await this.db.insertInto('accounts').values({ id, name, created_at: this.#now() }).execute();
     return { id, name };
   }
@@ -66,13 +70,24 @@ export class Admin {
     return (await this.db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
   }
 
-  /** Registers a client site: a tracked domain with the partner's optional label. */
+  /** Every account, by id. */
+  async listAccounts(): Promise<{ id: string; name: string }[]> {
+    return this.db.selectFrom('accounts').select(['id', 'name']).orderBy('id').execute();
+  }
+
+  /**
+   * Registers a client site: a tracked domain with the partner's optional label. A site already
+   * registered with the same clientRef is returned as it is (setup can run twice); with another
+   * clientRef it is an AdminError.
+   */
   async registerSite(accountId: string, input: { domain: string; clientRef?: string | null }): Promise<SiteInfo> {
     await this.#requireAccount(accountId);
     const domain = normalizeDomain(String(input.domain));
     if (!domain) throw new AdminError(`domain ${input.domain} is not a hostname`);
     const clientRef = input.clientRef == null ? null : requireText(input.clientRef, 'clientRef', 128);
-    if (await this.sites.findByDomain(accountId, domain)) throw new AdminError(`site ${domain} is already registered`);
+    const existing = await this.sites.findByDomain(accountId, domain);
+    if (existing?.clientRef === clientRef) return { domain: existing.domain, clientRef };
+    if (existing) throw new AdminError(`site ${domain} is already registered with clientRef ${existing.clientRef ?? 'null'}`);
     const site = await this.sites.insert(accountId, domain, clientRef, this.#now());
     return { domain: site.domain, clientRef: site.clientRef };
   }

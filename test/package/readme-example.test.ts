@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApi } from '../../adapters/node/index.ts';
+
+/** The README's embedding setup, as written there (the block after "Setup is safe to run at every start"). */
+function readmeSetup(): string {
+  const readme = readFileSync('README.md', 'utf8');
+  const after = readme.slice(readme.indexOf('Setup is safe to run at every start'));
+  const block = /```ts\n([\s\S]*?)```/.exec(after)?.[1];
+  if (!block) throw new Error('the README has no setup example');
+  return block;
+}
+
+describe("the README's embedding example", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'vi-readme-'));
+  const database = join(dir, 'visitors.sqlite');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Runs the setup in plain Node against the built package, on one database file. */
+  const run = () => {
+    const code = readmeSetup().replace("'./data/visitors.sqlite'", JSON.stringify(database));
+    expect(code).toContain(database);
+    return execFileSync(process.execPath, ['--input-type=module', '-e', `${code}\nawait api.close();`], { encoding: 'utf8' });
+  };
+
+  it('runs twice against one database: the second run finds the account, site and key the first made', async () => {
+    const first = run();
+    expect(first).toMatch(/API key: vi_live_[0-9a-f]{40}/);
+    const second = run();
+    expect(second).not.toContain('API key');
+    expect(second).toContain("[ { id: 'acc_acme', name: 'Acme Partners' } ]");
+
+    const api = await createApi({ database });
+    expect(await api.admin.listAccounts()).toEqual([{ id: 'acc_acme', name: 'Acme Partners' }]);
+    expect(await api.admin.listSites('acc_acme')).toEqual([{ domain: 'acme.example', clientRef: 'acme' }]);
+    expect(await api.admin.listKeys('acc_acme')).toHaveLength(1);
+    await api.close();
+  });
+});
