@@ -40,3 +40,25 @@ describe("the README's embedding example", () => {
     await api.close();
   });
 });
+
+describe('setup run again with other details', () => {
+  it('refuses an existing account id under another name, and an existing site under another clientRef', async () => {
+    const api = await createApi({ database: ':memory:' });
+    await api.admin.createAccount({ id: 'acc_acme', name: 'Acme Partners' });
+    await api.admin.registerSite('acc_acme', { domain: 'acme.example', clientRef: 'acme' });
+    await expect(api.admin.createAccount({ id: 'acc_acme', name: 'Acme Agency' })).rejects.toThrow('account acc_acme already exists with another name (Acme Partners)');
+    await expect(api.admin.registerSite('acc_acme', { domain: 'ACME.example', clientRef: 'other' })).rejects.toThrow('site acme.example is already registered with clientRef acme');
+    await expect(api.admin.registerSite('acc_acme', { domain: 'acme.example' })).rejects.toThrow('already registered with clientRef acme');
+    expect(await api.admin.registerSite('acc_acme', { domain: 'ACME.example.', clientRef: 'acme' })).toEqual({ domain: 'acme.example', clientRef: 'acme' });
+    expect(await api.admin.listSites('acc_acme')).toHaveLength(1);
+  });
+
+  it('creates a new account each time when no id is given, and lists every account by id', async () => {
+    const api = await createApi({ database: ':memory:' });
+    const a = await api.admin.createAccount({ name: 'Same' });
+    const b = await api.admin.createAccount({ name: 'Same' });
+    expect(a.id).not.toBe(b.id);
+    await api.admin.createAccount({ id: 'acc_0', name: 'First' });
+    expect(await api.admin.listAccounts()).toEqual([{ id: 'acc_0', name: 'First' }, ...[a, b].sort((x, y) => x.id.localeCompare(y.id))]);
+  });
+});
