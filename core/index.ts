@@ -5,6 +5,7 @@ export { AdminError, type CompanyInput, type EventInput, type PersonInput, type 
 export { ManualClock, systemClock, type Clock } from './time/clock.ts';
 export { KEY_PREFIX } from './auth/api-key.ts';
 export { atMountPoint, MOUNT_HEADER } from './http/mount.ts';
+export type { CorsOptions } from './http/cors.ts';
 export { bodyTextOf } from './http/respond.ts';
 export { webDigests, type Digests, type HmacSigner } from './crypto/digests.ts';
 export type { KeyInfo } from './store/keys-store.ts';
