@@ -40,7 +40,7 @@ interface Head {
 
 /** How many members of each run are read ahead: runs × this is what the merge holds. */
 const READ_AHEAD = 48;
-/** Runs opened per call of `pace` while the merge starts (a million people make about 250 runs). */
+/** Runs opened per call of `pace` while the merge starts (a million people make about 500 runs). */
 const RUNS_PER_STEP = 32;
 
 /**

@@ -39,7 +39,7 @@ const nextTurn: (run: () => void) => void = hasImmediate
   : (run) => setTimeout(run, 0);
 
 /** How long export work runs per turn while nothing else wants the thread. */
-const IDLE_SLICE_MS = 8;
+const IDLE_SLICE_MS = 2;
 /**
  * A turn that comes this long after export work yielded had other work (a request, a timer) in
  * between: the thread is busy, and until it is idle again each turn takes one export step.
@@ -70,8 +70,9 @@ function scheduleTurn(): void {
 /**
  * Lets other work (requests first) run between export steps. While requests are being served,
  * exports take one step per turn of the event loop, so a request waits for at most one step of
- * one job, however many jobs run; while nothing else runs, they work in slices of 8 ms (each
- * yield costs a loop turn). The steps themselves are kept to a millisecond or two.
+ * one job, however many jobs run; while nothing else runs, they share slices of 2 ms (a request
+ * arriving then waits for the rest of the slice; each yield costs a loop turn, tens of µs). The
+ * steps themselves are kept to a few milliseconds.
  */
 export const yieldToEventLoop = async (): Promise<void> => {
   if (!busy && performance.now() - turnStarted < IDLE_SLICE_MS) return;

@@ -26,8 +26,8 @@ export interface MemberRef extends MemberKey {
 
 /**
  * Collection steps per sorted run of members. A step inserts its rows in key order within its
- * run, so it rewrites at most the run's pages (about 90 for a run of 4,000 people), however large
- * the selection; the writer merges one run per four steps (250 at a million people).
+ * run, so it rewrites at most the run's pages (about 45 for a run of 2,000 people, four steps of
+ * the default 500 pks), however large the selection; the writer merges 500 runs at a million people.
  */
 const STEPS_PER_RUN = 4;
 

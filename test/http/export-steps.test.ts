@@ -152,6 +152,24 @@ describe('an export collects its selection in steps', () => {
   });
 });
 
+describe('what a finished export leaves behind', () => {
+  it('is dropped: the members past the row cap once the file is complete, and any found when the API starts again', async () => {
+    const database = join(dir, 'leftovers.sqlite');
+    const world = await createWorld({ database, exports: { ...STEPS, rowCap: 25 } });
+    const jobId = await start(world, {});
+    await world.api.exportsIdle();
+    expect((await fileOf(world.api, world.accountKey, jobId)).job).toMatchObject({ rowCount: 25, partial: true });
+    expect(await collection(world.api, jobId)).toMatchObject({ members: 0 });
+    // As if the process had stopped before its cleanup ended.
+    await world.api.db.insertInto('export_members').values({ job_id: jobId, run: 0, k1: 1, k2: 0, person_id: 'per_000', person_pk: 1, site_pk: 1 }).execute();
+    await world.api.close();
+    const restarted = await createApi({ database, clock: new ManualClock(NOW) });
+    await restarted.exportsIdle();
+    expect(await collection(restarted, jobId)).toMatchObject({ members: 0 });
+    await restarted.close();
+  });
+});
+
 describe('the file order, walked in steps across ties and nulls', () => {
   const SORTS = ['lastSeen', 'firstSeen', 'visitCount', 'name', 'company', 'email'] as const;
   /** The documented order: the field (text lower-cased), nulls first ascending and last descending, then id, all in one direction. */
