@@ -5,9 +5,10 @@ import { registerKeys } from './keys.ts';
 import { registerLoad } from './load.ts';
 import { registerSeed } from './seed.ts';
 import { registerServe } from './serve.ts';
+import { registerWebhooks } from './webhooks.ts';
 
 /** The subcommands, one file each: a new one adds a file and a line here. */
-const COMMANDS: ((program: Command) => void)[] = [registerServe, registerSeed, registerLoad, registerKeys, registerConformance];
+const COMMANDS: ((program: Command) => void)[] = [registerServe, registerSeed, registerLoad, registerKeys, registerConformance, registerWebhooks];
 
 /** The `visitor-intelligence` program with every subcommand. */
 export function buildProgram(): Command {
