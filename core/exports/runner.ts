@@ -26,8 +26,7 @@ export interface ExportRunnerOptions {
 }
 
 const CSV_OPTIONS = { rowDelimiter: '\r\n', includeEndRowDelimiter: true } as const;
-/** Members and chunks a finished job's cleanup removes per step. */
-const DROP_MEMBERS = 500;
+/** Chunks a failed job's cleanup removes per step (members go a run per step). */
 const DROP_CHUNKS = 16;
 
 /** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
@@ -179,7 +178,7 @@ export class ExportRunner {
 
   /** Removes what a finished job no longer needs (members past the cap; a failed job's chunks), a step at a time. */
   async #dropLeftovers(job: Pick<ExportJob, 'id' | 'status'>): Promise<void> {
-    while (await this.store.dropStep(job, DROP_MEMBERS, DROP_CHUNKS)) {
+    while (await this.store.dropStep(job, DROP_CHUNKS)) {
       await this.options.pace();
       if (this.#stopped) return;
     }

@@ -220,13 +220,14 @@ export class ExportsStore {
 
   /**
    * Removes a finished job's leftovers a bounded step at a time (a million members or a failed
-   * file's chunks deleted in one statement would hold the serving thread): up to `members` of its
-   * members and, for a failed job, up to `chunks` chunks. False once nothing is left.
+   * file's chunks deleted in one statement would hold the serving thread): one run of its members
+   * (a few thousand at most) and, for a failed job, up to `chunks` chunks. False once nothing is left.
    */
-  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, members: number, chunks: number): Promise<boolean> {
+  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, chunks: number): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const some = trx.selectFrom('export_members').select(['run', 'k1', 'k2', 'person_id']).where('job_id', '=', job.id).limit(members);
-      const m = await trx.deleteFrom('export_members').where('job_id', '=', job.id).where(sql<boolean>`(run, k1, k2, person_id) in ${some}`).executeTakeFirst();
+      // A whole run at a time: its rows are contiguous in the primary key.
+      const first = trx.selectFrom('export_members').select((eb) => eb.fn.min('run').as('run')).where('job_id', '=', job.id);
+      const m = await trx.deleteFrom('export_members').where('job_id', '=', job.id).where('run', '=', first).executeTakeFirst();
       let c = 0n;
       if (job.status === 'failed') {
         const first = trx.selectFrom('export_chunks').select('seq').where('job_id', '=', job.id).orderBy('seq').limit(chunks);
