@@ -4,7 +4,7 @@ import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
 import { COMPANY_ACTIVITY, latestOfOwner, latestPage, withFigures, type ScopedFigures } from './scoped-activity.ts';
-import { isoSql } from './iso-sql.ts';
+import { dialectOf, jsonScalar, type SqlDialect } from './dialect/index.ts';
 import type { Database, Db } from './schema.ts';
 
 /** Filters of the companies list, already validated. */
@@ -26,24 +26,28 @@ interface CompanyJsonRow {
 }
 
 /**
- * The Company resource as JSON text written by SQLite, in the field order of the `Company` type:
+ * The Company resource as JSON text written by the database, in the field order of the `Company` type:
  * the one mapping from rows to a Company. `activity` is the alias whose visit count and first/last
  * seen the view reports (`c` account-wide, `cs` for a scoped key's sites).
  */
-function companyJsonSql(activity: 'c' | 'cs'): RawBuilder<string> {
-  return sql<string>`json_object(
-    'id', c.id, 'name', c.name, 'domain', c.domain, 'standardizedIndustry', c.standardized_industry,
-    'location', c.location, 'region', c.region, 'linkedinUrl', c.linkedin_url, 'employeeCount', c.employee_count,
-    'visitCount', ${sql.ref(`${activity}.visit_count`)}, 'firstSeen', ${isoSql(`${activity}.first_seen`)}, 'lastSeen', ${isoSql(`${activity}.last_seen`)},
-    'isHotCompany', json(iif(c.is_hot_company = 1, 'true', 'false')), 'trafficType', c.traffic_type, 'adPlatform', c.ad_platform)`;
+function companyJsonSql(activity: 'c' | 'cs', dialect: SqlDialect): RawBuilder<string> {
+  const v = (column: string) => jsonScalar(sql.ref(column));
+  return dialect.jsonObject({
+    id: v('c.id'), name: v('c.name'), domain: v('c.domain'), standardizedIndustry: v('c.standardized_industry'),
+    location: v('c.location'), region: v('c.region'), linkedinUrl: v('c.linkedin_url'), employeeCount: v('c.employee_count'),
+    visitCount: v(`${activity}.visit_count`), firstSeen: jsonScalar(dialect.isoInstant(`${activity}.first_seen`)), lastSeen: jsonScalar(dialect.isoInstant(`${activity}.last_seen`)),
+    isHotCompany: dialect.jsonBoolean(sql.ref('c.is_hot_company')), trafficType: v('c.traffic_type'), adPlatform: v('c.ad_platform'),
+  });
 }
 
 /** Reads companies in the shape of the API, within a view. Queries are compiled once per shape. */
 export class CompaniesStore {
   readonly #queries: CompiledQueries;
+  readonly #dialect: SqlDialect;
 
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
+    this.#dialect = dialectOf(db);
   }
 
   /** One page of companies, `lastSeen` descending then `id` descending, after `after` when given. */
@@ -105,7 +109,7 @@ export class CompaniesStore {
     return this.db
       .selectFrom(figures)
       .innerJoin('companies as c', 'c.pk', 'cs.owner_pk')
-      .select([companyJsonSql('cs').as('json'), 'cs.id', 'cs.last_seen'])
+      .select([companyJsonSql('cs', this.#dialect).as('json'), 'cs.id', 'cs.last_seen'])
       .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
   }
 
@@ -119,13 +123,13 @@ export class CompaniesStore {
       return this.db
         .selectFrom('company_sites as cs')
         .innerJoin('companies as c', 'c.pk', 'cs.company_pk')
-        .select([companyJsonSql('cs').as('json'), 'cs.company_id as id', 'cs.last_seen'])
+        .select([companyJsonSql('cs', this.#dialect).as('json'), 'cs.company_id as id', 'cs.last_seen'])
         .where('cs.site_pk', '=', p('sitePk'))
         .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
     }
     const query = this.db
       .selectFrom('companies as c')
-      .select([companyJsonSql('c').as('json'), 'c.id', 'c.last_seen'])
+      .select([companyJsonSql('c', this.#dialect).as('json'), 'c.id', 'c.last_seen'])
       .where('c.account_id', '=', p('accountId'));
     if (view.kind === 'account') return query.$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
     const sitePks = sitePlaceholders(view, p);

@@ -3,8 +3,9 @@ import type { CursorPosition } from '../paging/cursor.ts';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import type { Db } from './schema.ts';
+import { dialectOf, type SqlDialect } from './dialect/index.ts';
 
-/** A page of a journey as SQLite built it: the events' stored JSON joined by commas. */
+/** A page of a journey as the database built it: the events' stored JSON joined by commas. */
 export interface EventsPage {
   /** `{…},{…}`: the page's events, newest first, as the API returns them (empty for none). */
   json: string;
@@ -16,9 +17,11 @@ export interface EventsPage {
 /** Reads a person's journey, newest first: `timestamp` descending then `eventId` descending. */
 export class EventsStore {
   readonly #queries: CompiledQueries;
+  readonly #dialect: SqlDialect;
 
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
+    this.#dialect = dialectOf(db);
   }
 
   /**
@@ -43,11 +46,11 @@ export class EventsStore {
       return query.orderBy('ts', 'desc').orderBy('event_id', 'desc');
     };
     const rows = await this.#queries.rows(`page:${sitePks.length}:${eventType !== undefined}:${after !== null}`, (p) => {
-      // group_concat takes rows in the order the ordered, limited subquery yields them
-      // (an ORDER BY inside the aggregate would sort the bodies again, doubling the cost).
+      // The page's bodies joined in its order (see the dialect's orderedConcat: on SQLite, the
+      // order the sorted, limited subquery yields them; an ORDER BY there would sort them again).
       const bodies = this.db
-        .selectFrom(journey(p).select('body').limit(p('limit')).as('page'))
-        .select([sql<string | null>`group_concat(body, ',')`.as('json'), sql<number | null>`count(*)`.as('count'), sql<number | null>`null`.as('ts'), sql<string | null>`null`.as('event_id')]);
+        .selectFrom(journey(p).select(['body', 'ts', 'event_id']).limit(p('limit')).as('page'))
+        .select([this.#dialect.orderedConcat(sql.ref('body'), ',', sql`ts desc, event_id desc`).as('json'), sql<number | null>`count(*)`.as('count'), sql<number | null>`null`.as('ts'), sql<string | null>`null`.as('event_id')]);
       // The page's last event and the one after it, if any: read from the index alone.
       const tail = this.db
         .selectFrom(journey(p).select(['ts', 'event_id']).limit(2).offset(p('lastIndex')).as('tail'))

@@ -1,9 +1,10 @@
-import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { exportsSchema } from './migrations/0002-exports.ts';
 import { companyDefaults } from './migrations/0003-company-defaults.ts';
 import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
+import { dialectOf } from './dialect/index.ts';
 
 /**
  * The schema's history, one file per migration under `migrations/`, applied in name order.
@@ -25,7 +26,10 @@ class InCodeMigrations implements MigrationProvider {
 
 /** Brings the schema up to date; safe to call on every start. */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: new InCodeMigrations() });
+  // On Postgres the migration table lives in the connection's own schema: Kysely otherwise finds
+  // another schema's table of that name and takes this schema for migrated.
+  const migrationTableSchema = await dialectOf(db).migrationSchema(db);
+  const migrator = new Migrator({ db, provider: new InCodeMigrations(), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
@@ -33,7 +37,7 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   }
 }
 
-/** Settings every connection needs: foreign keys on. WAL is set where the file is opened. */
+/** Settings every connection needs (SQLite: foreign keys on; WAL is set where the file is opened). */
 export async function prepareConnection(db: Kysely<any>): Promise<void> {
-  await sql`PRAGMA foreign_keys = ON`.execute(db);
+  await dialectOf(db).prepareConnection(db);
 }

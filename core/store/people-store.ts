@@ -8,6 +8,7 @@ import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type
 import { latestOfOwner, latestPage, PERSON_ACTIVITY, withFigures, type ScopedFigures } from './scoped-activity.ts';
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
+import { dialectOf, type SqlDialect } from './dialect/index.ts';
 
 /** Filters of the people list, already validated. */
 export interface PeopleFilters {
@@ -35,9 +36,11 @@ interface PersonJsonRow {
 /** Reads people in the shape of the API, within a view. Queries are compiled once per shape. */
 export class PeopleStore {
   readonly #queries: CompiledQueries;
+  readonly #dialect: SqlDialect;
 
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
+    this.#dialect = dialectOf(db);
   }
 
   /** One page of people, `lastSeen` descending then `id` descending, after `after` when given. */
@@ -130,7 +133,7 @@ export class PeopleStore {
       .selectFrom(figures)
       .innerJoin('people as p', 'p.pk', 'ps.owner_pk')
       .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select([personJsonSql('ps').as('json'), 'ps.id', 'ps.last_seen', 'ps.site_pk'])
+      .select([personJsonSql('ps', this.#dialect).as('json'), 'ps.id', 'ps.last_seen', 'ps.site_pk'])
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 
@@ -145,14 +148,14 @@ export class PeopleStore {
         .selectFrom('person_sites as ps')
         .innerJoin('people as p', 'p.pk', 'ps.person_pk')
         .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-        .select([personJsonSql('ps').as('json'), 'ps.person_id as id', 'ps.last_seen', 'ps.site_pk'])
+        .select([personJsonSql('ps', this.#dialect).as('json'), 'ps.person_id as id', 'ps.last_seen', 'ps.site_pk'])
         .where('ps.site_pk', '=', p('sitePk'))
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
     const query = this.db
       .selectFrom('people as p')
       .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select([personJsonSql('p').as('json'), 'p.id', 'p.last_seen'])
+      .select([personJsonSql('p', this.#dialect).as('json'), 'p.id', 'p.last_seen'])
       .where('p.account_id', '=', p('accountId'));
     if (view.kind === 'account') {
       return query

@@ -1,4 +1,5 @@
 import type { Kysely, Migration } from 'kysely';
+import { dialectOf } from '../dialect/index.ts';
 
 /**
  * The first schema. Every list query has an index whose order is the list's order,
@@ -6,63 +7,64 @@ import type { Kysely, Migration } from 'kysely';
  */
 export const initial: Migration = {
   async up(db: Kysely<any>) {
+    const t = dialectOf(db).types;
     await db.schema
       .createTable('meta')
-      .addColumn('key', 'text', (c) => c.primaryKey())
-      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('key', t.text, (c) => c.primaryKey())
+      .addColumn('value', t.text, (c) => c.notNull())
       .execute();
 
     await db.schema
       .createTable('accounts')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('name', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'integer', (c) => c.notNull())
+      .addColumn('id', t.text, (c) => c.primaryKey())
+      .addColumn('name', t.text, (c) => c.notNull())
+      .addColumn('created_at', t.int, (c) => c.notNull())
       .execute();
 
     await db.schema
       .createTable('sites')
-      .addColumn('pk', 'integer', (c) => c.primaryKey())
-      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-      .addColumn('domain', 'text', (c) => c.notNull())
-      .addColumn('client_ref', 'text')
-      .addColumn('created_at', 'integer', (c) => c.notNull())
+      .addColumn('pk', t.int, (c) => t.rowKey(c))
+      .addColumn('account_id', t.text, (c) => c.notNull().references('accounts.id'))
+      .addColumn('domain', t.text, (c) => c.notNull())
+      .addColumn('client_ref', t.text)
+      .addColumn('created_at', t.int, (c) => c.notNull())
       .addUniqueConstraint('sites_account_domain', ['account_id', 'domain'])
       .execute();
 
     await db.schema
       .createTable('api_keys')
-      .addColumn('pk', 'integer', (c) => c.primaryKey())
-      .addColumn('id', 'text', (c) => c.notNull().unique())
-      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-      .addColumn('site_pk', 'integer', (c) => c.references('sites.pk'))
-      .addColumn('lookup', 'text', (c) => c.notNull())
-      .addColumn('hash', 'text', (c) => c.notNull())
-      .addColumn('label', 'text')
-      .addColumn('created_at', 'integer', (c) => c.notNull())
-      .addColumn('revoked_at', 'integer')
-      .addColumn('replaced_by', 'text')
+      .addColumn('pk', t.int, (c) => t.rowKey(c))
+      .addColumn('id', t.text, (c) => c.notNull().unique())
+      .addColumn('account_id', t.text, (c) => c.notNull().references('accounts.id'))
+      .addColumn('site_pk', t.int, (c) => c.references('sites.pk'))
+      .addColumn('lookup', t.text, (c) => c.notNull())
+      .addColumn('hash', t.text, (c) => c.notNull())
+      .addColumn('label', t.text)
+      .addColumn('created_at', t.int, (c) => c.notNull())
+      .addColumn('revoked_at', t.int)
+      .addColumn('replaced_by', t.text)
       .execute();
     await db.schema.createIndex('api_keys_lookup').on('api_keys').columns(['lookup']).execute();
 
     await db.schema
       .createTable('companies')
-      .addColumn('pk', 'integer', (c) => c.primaryKey())
-      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-      .addColumn('id', 'text', (c) => c.notNull())
-      .addColumn('name', 'text', (c) => c.notNull())
-      .addColumn('domain', 'text')
-      .addColumn('standardized_industry', 'text')
-      .addColumn('location', 'text')
-      .addColumn('region', 'text')
-      .addColumn('linkedin_url', 'text')
-      .addColumn('employee_count', 'integer')
-      .addColumn('is_hot_company', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('traffic_type', 'text')
-      .addColumn('ad_platform', 'text')
-      .addColumn('visit_count', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('first_seen', 'integer', (c) => c.notNull())
-      .addColumn('last_seen', 'integer', (c) => c.notNull())
-      .addColumn('loaded_at', 'integer', (c) => c.notNull())
+      .addColumn('pk', t.int, (c) => t.rowKey(c))
+      .addColumn('account_id', t.text, (c) => c.notNull().references('accounts.id'))
+      .addColumn('id', t.text, (c) => c.notNull())
+      .addColumn('name', t.text, (c) => c.notNull())
+      .addColumn('domain', t.text)
+      .addColumn('standardized_industry', t.text)
+      .addColumn('location', t.text)
+      .addColumn('region', t.text)
+      .addColumn('linkedin_url', t.text)
+      .addColumn('employee_count', t.int)
+      .addColumn('is_hot_company', t.int, (c) => c.notNull().defaultTo(0))
+      .addColumn('traffic_type', t.text)
+      .addColumn('ad_platform', t.text)
+      .addColumn('visit_count', t.int, (c) => c.notNull().defaultTo(0))
+      .addColumn('first_seen', t.int, (c) => c.notNull())
+      .addColumn('last_seen', t.int, (c) => c.notNull())
+      .addColumn('loaded_at', t.int, (c) => c.notNull())
       .addUniqueConstraint('companies_account_id', ['account_id', 'id'])
       .execute();
     await db.schema
@@ -73,12 +75,12 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('company_sites')
-      .addColumn('company_pk', 'integer', (c) => c.notNull().references('companies.pk'))
-      .addColumn('site_pk', 'integer', (c) => c.notNull().references('sites.pk'))
-      .addColumn('company_id', 'text', (c) => c.notNull())
-      .addColumn('visit_count', 'integer', (c) => c.notNull())
-      .addColumn('first_seen', 'integer', (c) => c.notNull())
-      .addColumn('last_seen', 'integer', (c) => c.notNull())
+      .addColumn('company_pk', t.int, (c) => c.notNull().references('companies.pk'))
+      .addColumn('site_pk', t.int, (c) => c.notNull().references('sites.pk'))
+      .addColumn('company_id', t.text, (c) => c.notNull())
+      .addColumn('visit_count', t.int, (c) => c.notNull())
+      .addColumn('first_seen', t.int, (c) => c.notNull())
+      .addColumn('last_seen', t.int, (c) => c.notNull())
       .addPrimaryKeyConstraint('company_sites_pk', ['company_pk', 'site_pk'])
       .execute();
     await db.schema
@@ -89,31 +91,31 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('people')
-      .addColumn('pk', 'integer', (c) => c.primaryKey())
-      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-      .addColumn('id', 'text', (c) => c.notNull())
-      .addColumn('email', 'text')
-      .addColumn('business_email', 'text')
-      .addColumn('personal_email', 'text')
-      .addColumn('first_name', 'text')
-      .addColumn('last_name', 'text')
-      .addColumn('title', 'text')
-      .addColumn('company', 'text')
-      .addColumn('location', 'text')
-      .addColumn('region', 'text')
-      .addColumn('linkedin_url', 'text')
-      .addColumn('phone', 'text')
-      .addColumn('profile_image_url', 'text')
-      .addColumn('visit_count', 'integer', (c) => c.notNull())
-      .addColumn('first_seen', 'integer', (c) => c.notNull())
-      .addColumn('last_seen', 'integer', (c) => c.notNull())
-      .addColumn('is_hot_lead', 'integer', (c) => c.notNull().defaultTo(0))
-      .addColumn('classified_seniority', 'text')
-      .addColumn('classified_job_function', 'text')
-      .addColumn('traffic_type', 'text')
-      .addColumn('ad_platform', 'text')
-      .addColumn('company_pk', 'integer', (c) => c.references('companies.pk'))
-      .addColumn('last_site_pk', 'integer', (c) => c.notNull().references('sites.pk'))
+      .addColumn('pk', t.int, (c) => t.rowKey(c))
+      .addColumn('account_id', t.text, (c) => c.notNull().references('accounts.id'))
+      .addColumn('id', t.text, (c) => c.notNull())
+      .addColumn('email', t.text)
+      .addColumn('business_email', t.text)
+      .addColumn('personal_email', t.text)
+      .addColumn('first_name', t.text)
+      .addColumn('last_name', t.text)
+      .addColumn('title', t.text)
+      .addColumn('company', t.text)
+      .addColumn('location', t.text)
+      .addColumn('region', t.text)
+      .addColumn('linkedin_url', t.text)
+      .addColumn('phone', t.text)
+      .addColumn('profile_image_url', t.text)
+      .addColumn('visit_count', t.int, (c) => c.notNull())
+      .addColumn('first_seen', t.int, (c) => c.notNull())
+      .addColumn('last_seen', t.int, (c) => c.notNull())
+      .addColumn('is_hot_lead', t.int, (c) => c.notNull().defaultTo(0))
+      .addColumn('classified_seniority', t.text)
+      .addColumn('classified_job_function', t.text)
+      .addColumn('traffic_type', t.text)
+      .addColumn('ad_platform', t.text)
+      .addColumn('company_pk', t.int, (c) => c.references('companies.pk'))
+      .addColumn('last_site_pk', t.int, (c) => c.notNull().references('sites.pk'))
       .addUniqueConstraint('people_account_id', ['account_id', 'id'])
       .execute();
     await db.schema
@@ -130,12 +132,12 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('person_sites')
-      .addColumn('person_pk', 'integer', (c) => c.notNull().references('people.pk'))
-      .addColumn('site_pk', 'integer', (c) => c.notNull().references('sites.pk'))
-      .addColumn('person_id', 'text', (c) => c.notNull())
-      .addColumn('visit_count', 'integer', (c) => c.notNull())
-      .addColumn('first_seen', 'integer', (c) => c.notNull())
-      .addColumn('last_seen', 'integer', (c) => c.notNull())
+      .addColumn('person_pk', t.int, (c) => c.notNull().references('people.pk'))
+      .addColumn('site_pk', t.int, (c) => c.notNull().references('sites.pk'))
+      .addColumn('person_id', t.text, (c) => c.notNull())
+      .addColumn('visit_count', t.int, (c) => c.notNull())
+      .addColumn('first_seen', t.int, (c) => c.notNull())
+      .addColumn('last_seen', t.int, (c) => c.notNull())
       .addPrimaryKeyConstraint('person_sites_pk', ['person_pk', 'site_pk'])
       .execute();
     await db.schema
@@ -152,14 +154,14 @@ export const initial: Migration = {
 
     await db.schema
       .createTable('events')
-      .addColumn('pk', 'integer', (c) => c.primaryKey())
-      .addColumn('account_id', 'text', (c) => c.notNull().references('accounts.id'))
-      .addColumn('person_pk', 'integer', (c) => c.notNull().references('people.pk'))
-      .addColumn('site_pk', 'integer', (c) => c.notNull().references('sites.pk'))
-      .addColumn('event_id', 'text', (c) => c.notNull())
-      .addColumn('event_type', 'text', (c) => c.notNull())
-      .addColumn('ts', 'integer', (c) => c.notNull())
-      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('pk', t.int, (c) => t.rowKey(c))
+      .addColumn('account_id', t.text, (c) => c.notNull().references('accounts.id'))
+      .addColumn('person_pk', t.int, (c) => c.notNull().references('people.pk'))
+      .addColumn('site_pk', t.int, (c) => c.notNull().references('sites.pk'))
+      .addColumn('event_id', t.text, (c) => c.notNull())
+      .addColumn('event_type', t.text, (c) => c.notNull())
+      .addColumn('ts', t.int, (c) => c.notNull())
+      .addColumn('body', t.text, (c) => c.notNull())
       .addUniqueConstraint('events_account_event_id', ['account_id', 'event_id'])
       .execute();
     await db.schema

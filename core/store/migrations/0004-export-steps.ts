@@ -1,4 +1,5 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { type Kysely, type Migration } from 'kysely';
+import { dialectOf } from '../dialect/index.ts';
 
 /**
  * Export selection in bounded steps: jobs record how far collection has walked the people (by
@@ -10,17 +11,18 @@ import { sql, type Kysely, type Migration } from 'kysely';
  */
 export const exportSteps: Migration = {
   async up(db: Kysely<any>) {
+    const t = dialectOf(db).types;
     // The "now" the selection's timeframe is measured from, fixed when collection starts so a
     // resumed collection selects as the first run would have.
-    await db.schema.alterTable('export_jobs').addColumn('selected_at', 'integer').execute();
+    await db.schema.alterTable('export_jobs').addColumn('selected_at', t.int).execute();
     // The highest people pk when collection started (null until then), and how far it has got.
-    await db.schema.alterTable('export_jobs').addColumn('collect_until_pk', 'integer').execute();
-    await db.schema.alterTable('export_jobs').addColumn('collect_after_pk', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('export_jobs').addColumn('collected', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('export_jobs').addColumn('collect_until_pk', t.int).execute();
+    await db.schema.alterTable('export_jobs').addColumn('collect_after_pk', t.int, (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('export_jobs').addColumn('collected', t.int, (c) => c.notNull().defaultTo(0)).execute();
     // The sort key of the last row in the file (null before the first): where writing resumes.
-    await db.schema.alterTable('export_jobs').addColumn('written_k1', sql`blob`).execute();
-    await db.schema.alterTable('export_jobs').addColumn('written_k2', sql`blob`).execute();
-    await db.schema.alterTable('export_jobs').addColumn('written_id', 'text').execute();
+    await db.schema.alterTable('export_jobs').addColumn('written_k1', t.scalar).execute();
+    await db.schema.alterTable('export_jobs').addColumn('written_k2', t.scalar).execute();
+    await db.schema.alterTable('export_jobs').addColumn('written_id', t.text).execute();
 
     await db.schema.dropTable('export_members').execute();
     // Sorted runs: each run (the members collected from one range of people pks) is kept in file
@@ -28,18 +30,19 @@ export const exportSteps: Migration = {
     // order would take each collection step's rows at random places of a large tree, rewriting a
     // page per row into the WAL; a run's rows go into the few pages at its end.
     // The sort keys are declared `blob` (no type affinity) so SQLite stores each value as given,
-    // integer or text, and never converts one into the other.
+    // integer or text, and never converts one into the other. (On Postgres they are text for now:
+    // exports there are a later step of issue 15.)
     await db.schema
       .createTable('export_members')
-      .addColumn('job_id', 'text', (c) => c.notNull())
-      .addColumn('run', 'integer', (c) => c.notNull())
-      .addColumn('k1', sql`blob`, (c) => c.notNull())
-      .addColumn('k2', sql`blob`, (c) => c.notNull())
-      .addColumn('person_id', 'text', (c) => c.notNull())
-      .addColumn('person_pk', 'integer', (c) => c.notNull())
-      .addColumn('site_pk', 'integer', (c) => c.notNull())
+      .addColumn('job_id', t.text, (c) => c.notNull())
+      .addColumn('run', t.int, (c) => c.notNull())
+      .addColumn('k1', t.scalar, (c) => c.notNull())
+      .addColumn('k2', t.scalar, (c) => c.notNull())
+      .addColumn('person_id', t.text, (c) => c.notNull())
+      .addColumn('person_pk', t.int, (c) => c.notNull())
+      .addColumn('site_pk', t.int, (c) => c.notNull())
       .addPrimaryKeyConstraint('export_members_pk', ['job_id', 'run', 'k1', 'k2', 'person_id'])
-      .modifyEnd(sql`without rowid`)
+      .$call((table) => (t.withoutRowid ? table.modifyEnd(t.withoutRowid) : table))
       .execute();
 
     await db.deleteFrom('export_chunks').where('job_id', 'in', db.selectFrom('export_jobs').select('id').where('status', '=', 'processing')).execute();

@@ -1,0 +1,85 @@
+import { PostgresAdapter, SqliteAdapter, type ColumnDefinitionBuilder, type CreateTableBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { postgresDialect } from './postgres.ts';
+import { sqliteDialect } from './sqlite.ts';
+
+/**
+ * What differs between the backends, and nothing else: every store, handler and migration runs
+ * the same code on SQLite and on PostgreSQL, asking this seam for the few pieces of SQL (and the
+ * column types) whose spelling or semantics differ. Its contract is that the API's answers are
+ * byte-identical on both: JSON text as SQLite's `json_object` writes it, instants as
+ * `isoSeconds` renders them, text compared and ordered by code point.
+ */
+export interface SqlDialect {
+  readonly name: 'sqlite' | 'postgres';
+  /**
+   * A JSON object as compact text, keys in the order given, escaped as SQLite's `json_object`
+   * escapes them. A value is a scalar (text, integer or null) unless wrapped by {@link jsonText}.
+   */
+  jsonObject(fields: Record<string, JsonValue>): RawBuilder<string>;
+  /** {@link jsonObject}, or JSON `null` when `isNull` holds (a left-joined row that is absent). */
+  jsonObjectOrNull(isNull: Expression<unknown>, fields: Record<string, JsonValue>): RawBuilder<string | null>;
+  /** JSON `true` or `false` from a 0/1 integer column, as a value for {@link jsonObject}. */
+  jsonBoolean(flag: Expression<unknown>): JsonValue;
+  /** Epoch seconds as `isoSeconds` renders them (`2026-11-21T08:18:00Z`). */
+  isoInstant(column: string): RawBuilder<string>;
+  /**
+   * The values of a group joined by `separator`, in the order `orderBy` names. The rows must come
+   * from a subquery already sorted that way: SQLite takes them in that order (sorting again would
+   * double the cost), Postgres sorts inside the aggregate.
+   */
+  orderedConcat(value: Expression<unknown>, separator: string, orderBy: RawBuilder<unknown>): RawBuilder<string | null>;
+  /** Column types for migrations. */
+  readonly types: ColumnTypes;
+  /** Settings each connection needs before the API runs (SQLite's foreign keys; nothing on Postgres). */
+  prepareConnection(db: Kysely<any>): Promise<void>;
+  /** The schema the migration table lives in (Postgres: the connection's current schema), or undefined. */
+  migrationSchema(db: Kysely<any>): Promise<string | undefined>;
+}
+
+/** A column's type as `addColumn` takes it. */
+type DataTypeExpression = Parameters<CreateTableBuilder<string, never>['addColumn']>[1];
+
+/** Column types whose spelling differs. */
+export interface ColumnTypes {
+  /** Whole numbers, epoch seconds included: SQLite's `integer` is 64-bit, Postgres needs `bigint`. */
+  int: DataTypeExpression;
+  /** Text compared and ordered by code point (SQLite's binary collation; `COLLATE "C"` on Postgres). */
+  text: DataTypeExpression;
+  /** A value that is an integer or text, kept as given on SQLite (`blob` affinity); text on Postgres. */
+  scalar: DataTypeExpression;
+  /** A generated integer primary key: SQLite's rowid alias (optionally never reusing keys), a Postgres identity. */
+  rowKey(column: ColumnDefinitionBuilder, options?: { neverReuse?: boolean }): ColumnDefinitionBuilder;
+  /** Table options after the column list (SQLite's `without rowid`; nothing on Postgres). */
+  withoutRowid: RawBuilder<unknown> | null;
+}
+
+/** A value of {@link SqlDialect.jsonObject}: a scalar expression, or text that is already JSON. */
+export type JsonValue = { kind: 'scalar'; expr: Expression<unknown> } | { kind: 'json'; expr: Expression<unknown> };
+
+/** A scalar value of a JSON object: text, a number or null. */
+export function jsonScalar(expr: Expression<unknown>): JsonValue {
+  return { kind: 'scalar', expr };
+}
+
+/** A value that is already JSON text written by the dialect (a nested object, a boolean), embedded as it is. */
+export function jsonText(expr: Expression<unknown>): JsonValue {
+  return { kind: 'json', expr };
+}
+
+/**
+ * The dialect of a Kysely instance (or transaction), from its adapter: the API needs no option
+ * to know its backend, and stores find it through the instance they already receive.
+ */
+export function dialectOf(db: Kysely<any>): SqlDialect {
+  const adapter = db.getExecutor().adapter;
+  if (adapter instanceof SqliteAdapter) return sqliteDialect;
+  if (adapter instanceof PostgresAdapter) return postgresDialect;
+  // A subclass from another copy of Kysely (a dialect package bundling its own) still has the name.
+  for (let proto = Object.getPrototypeOf(adapter); proto; proto = Object.getPrototypeOf(proto)) {
+    if (proto.constructor?.name === 'SqliteAdapter') return sqliteDialect;
+    if (proto.constructor?.name === 'PostgresAdapter') return postgresDialect;
+  }
+  throw new Error(`unsupported database: the API runs on SQLite or PostgreSQL, not through ${adapter.constructor?.name ?? 'this adapter'}`);
+}
+
+export { postgresDialect, sqliteDialect };

@@ -1,0 +1,47 @@
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { JsonValue, SqlDialect } from './index.ts';
+
+/** A SQL string literal of a constant of the code (keys, separators), quotes doubled. */
+function literal(text: string): RawBuilder<string> {
+  return sql.raw(`'${text.replace(/'/g, "''")}'`);
+}
+
+/** A value as JSON text, `null` for SQL null: `to_json` escapes text as SQLite's json_object does. */
+function jsonPiece(value: JsonValue): RawBuilder<string> {
+  return value.kind === 'json' ? sql<string>`coalesce((${value.expr})::text, 'null')` : sql<string>`coalesce(to_json(${value.expr})::text, 'null')`;
+}
+
+/**
+ * The object concatenated from its pieces with `||`: `json_build_object` writes `"k" : v` with
+ * spaces, `jsonb` reorders keys, and every function (`concat`, `json_build_object`) takes at most
+ * 100 arguments, fewer than a person's fields and values. An operator chain has no such limit.
+ */
+function jsonObject(fields: Record<string, JsonValue>): RawBuilder<string> {
+  const pieces = Object.entries(fields).map(([key, value], i) => sql`${literal(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`)} || ${jsonPiece(value)}`);
+  if (pieces.length === 0) return sql<string>`'{}'`;
+  return sql<string>`(${sql.join(pieces, sql` || `)} || '}')`;
+}
+
+/** The PostgreSQL spellings (15 and later; PGlite runs the same). */
+export const postgresDialect: SqlDialect = {
+  name: 'postgres',
+  jsonObject,
+  jsonObjectOrNull: (isNull, fields) => sql<string | null>`(case when ${isNull} then null else ${jsonObject(fields)} end)`,
+  jsonBoolean: (flag: Expression<unknown>) => ({ kind: 'json', expr: sql`(case when ${flag} = 1 then 'true' else 'false' end)` }),
+  isoInstant: (column) => sql<string>`to_char(to_timestamp(${sql.ref(column)}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
+  orderedConcat: (value, separator, orderBy) => sql<string | null>`string_agg(${value}, ${literal(separator)} order by ${orderBy})`,
+  types: {
+    // Epoch seconds pass 2^31 in 2038; pks and counts grow past it too. The pool parses int8 as a number.
+    int: 'bigint',
+    // Ids break ties in every list: ordered by code point as SQLite's binary collation orders them.
+    text: sql`text collate "C"`,
+    scalar: sql`text collate "C"`,
+    rowKey: (column) => column.primaryKey().generatedByDefaultAsIdentity(),
+    withoutRowid: null,
+  },
+  prepareConnection: async () => undefined,
+  async migrationSchema(db) {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+    return rows[0]?.schema;
+  },
+};

@@ -1,0 +1,32 @@
+import { sql, type RawBuilder } from 'kysely';
+import type { JsonValue, SqlDialect } from './index.ts';
+
+/** SQLite's `json_object(k1, v1, …)`: values that are JSON (subtype set) are embedded, others quoted. */
+function jsonObject(fields: Record<string, JsonValue>): RawBuilder<string> {
+  const args = Object.entries(fields).flatMap(([key, value]) => [sql.lit(key), value.expr]);
+  return sql<string>`json_object(${sql.join(args)})`;
+}
+
+/** The SQLite spellings: what the API ran on before the seam, unchanged. */
+export const sqliteDialect: SqlDialect = {
+  name: 'sqlite',
+  jsonObject,
+  jsonObjectOrNull: (isNull, fields) => sql<string | null>`iif(${isNull}, null, ${jsonObject(fields)})`,
+  jsonBoolean: (flag) => ({ kind: 'json', expr: sql`json(iif(${flag} = 1, 'true', 'false'))` }),
+  // `datetime` with its space made a `T` costs half what the equivalent `strftime` format does,
+  // which is two of a page row's few dozen values but a fifth of its time.
+  isoInstant: (column) => sql<string>`(replace(datetime(${sql.ref(column)}, 'unixepoch'), ' ', 'T') || 'Z')`,
+  // group_concat takes rows in the order the sorted subquery yields them.
+  orderedConcat: (value, separator) => sql<string | null>`group_concat(${value}, ${sql.lit(separator)})`,
+  types: {
+    int: 'integer',
+    text: 'text',
+    scalar: sql`blob`,
+    rowKey: (column, options) => (options?.neverReuse ? column.primaryKey().autoIncrement() : column.primaryKey()),
+    withoutRowid: sql`without rowid`,
+  },
+  async prepareConnection(db) {
+    await sql`PRAGMA foreign_keys = ON`.execute(db);
+  },
+  migrationSchema: async () => undefined,
+};
