@@ -1,15 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { CorsOptions } from '../../core/http/cors.ts';
-import { ensureDemoKeys, type DemoKeys } from '../demo-keys.ts';
+import { DEMO_ACCOUNT_ID, ensureDemoKeys, type DemoKeys } from '../demo-keys.ts';
 import { loadRuntime } from '../runtime.ts';
 import { checkDbPath, openApi } from './database.ts';
 import { CliError } from './errors.ts';
 import { createDemoDatabase, databaseExists, readDemoRecord } from './demo-database.ts';
 import { collect, corsOrigin, instant, wholeNumber } from './options.ts';
 import { ensurePortFree, listenError } from './port.ts';
+import { checkWebhookFlags, webhookEvents, webhookSecret, webhookUrl, type ServeWebhookFlags } from '../webhooks/serve-flags.ts';
+import { startServeWebhooks } from '../webhooks/serve-webhooks.ts';
 
-interface ServeFlags {
+interface ServeFlags extends ServeWebhookFlags {
   port?: number;
   host: string;
   db: string;
@@ -35,6 +37,12 @@ export function registerServe(program: Command): void {
     .option('--keys-out <file>', 'write {"baseUrl","accountKey","scopedKeys":[...]} as JSON to this file')
     .option('--rate-limit <n>', 'requests per hour, per account and per domain-scoped key (default 1000)', wholeNumber(1, 1_000_000_000))
     .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; * for any); off by default', collect(corsOrigin))
+    .option('--webhook-url <url>', 'send webhook deliveries of the demo account to this URL (creates or updates its endpoint)', webhookUrl)
+    .option('--webhook-secret <whsec_…>', "the endpoint's signing secret (default: generated and printed)", webhookSecret)
+    .option('--webhook-events <kinds>', 'comma-separated: person.identified,person.activity (default both; person.identified is always sent)', webhookEvents)
+    .option('--simulate', 'keep the demo alive: identify new people and add activity every few seconds', false)
+    .option('--simulate-every <seconds>', 'seconds between simulated batches (default 5)', wholeNumber(1, 86_400))
+    .option('--simulate-people <n>', 'new people per simulated batch (default 3)', wholeNumber(1, 10_000))
     .addHelpText('after', '\nExamples:\n  visitor-intelligence serve --port 8787 --keys-out keys.json\n  visitor-intelligence serve --host 0.0.0.0 --cors http://localhost:3000 --rate-limit 100')
     .action((flags: ServeFlags) => serve(flags));
 }
@@ -44,6 +52,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const cors: CorsOptions | undefined = flags.cors && { origins: flags.cors.includes('*') ? '*' : flags.cors };
   const rateLimits = flags.rateLimit === undefined ? undefined : { accountPerHour: flags.rateLimit, scopedKeyPerHour: flags.rateLimit };
   checkDbPath(flags.db);
+  checkWebhookFlags(flags);
   // Before seeding: a busy port must cost no time and leave no file behind.
   await ensurePortFree(flags.host, port);
   if (!databaseExists(flags.db)) await createDemoDatabase(flags.db, flags);
@@ -62,12 +71,14 @@ async function serve(flags: ServeFlags): Promise<void> {
     throw listenError(flags.host, port, error);
   });
   report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors });
+  const simulation = await startServeWebhooks(api, DEMO_ACCOUNT_ID, flags, demo.seed);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: finishing open requests and closing the database…`);
+    await simulation?.stop();
     await server.close().catch(() => undefined);
     // Pauses running exports (they resume on the next start) and closes the database,
     // which checkpoints the WAL into one consistent file.
