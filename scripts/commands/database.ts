@@ -15,6 +15,9 @@ export function checkDbPath(path: string, { mustExist = false } = {}): void {
 export function databaseError(path: string, error: unknown): CliError {
   const text = reason(error);
   if (/not a database|file is encrypted/i.test(text)) return new CliError(`--db ${path} is not a SQLite database`);
+  if (/unable to open|cannot open|read-?only|permission|EACCES|EROFS/i.test(text)) {
+    return new CliError(`--db ${path} cannot be opened or created: is its folder writable? (${text})`);
+  }
   return new CliError(`--db ${path} cannot be used: ${text}`);
 }
 

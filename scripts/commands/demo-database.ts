@@ -52,7 +52,7 @@ export async function createDemoDatabase(path: string, parameters: DemoParameter
     } catch {
       // Nothing could be created there in the first place.
     }
-    if (error instanceof CliError) throw new CliError(error.message.replace(`--db ${partial}`, `--db ${path}`));
+    if (error instanceof CliError) throw new CliError(error.message.split(partial).join(path));
     // A file system refusal (no such folder, not a folder, no permission, read-only) names the path.
     if (typeof (error as { code?: unknown }).code === 'string' && 'syscall' in (error as object)) {
       throw new CliError(`--db ${path} cannot be created: ${reason(error)}`);

@@ -64,6 +64,13 @@ describe('visitor-intelligence startup errors', () => {
     expect(readdirSync(cwd)).toEqual(['data']);
   });
 
+  it('refuses a --db in a folder where no file can be written (Linux /proc), naming the path', async () => {
+    const { code, stdout, stderr } = await runBin(['serve', '--port', '0', '--db', '/proc/demo.sqlite', '--people', '20'], { cwd: workdir('unwritable') });
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toMatch(/^error: --db \/proc\/demo\.sqlite cannot be opened or created: is its folder writable\?/);
+    expect(stdout).not.toContain('Seeded');
+  });
+
   it('refuses a database that holds no demo data', async () => {
     const cwd = workdir('foreign');
     const { createApi } = await import('../../adapters/node/index.ts');
