@@ -1,21 +1,34 @@
 import type { Kysely } from 'kysely';
+import type { Pool } from 'pg';
 import { createApi, type Api, type ApiOptions, type Database } from '../../core/index.ts';
 import { nodeDigests } from './node-digests.ts';
+import { isPgPool, isPostgresUrl, kyselyOverPool, openPostgres } from './postgres.ts';
 
-/** Options of each runtime's `createApi`: the core's, with `database` as a file path, `:memory:`, or a Kysely instance. */
+/**
+ * Options of each runtime's `createApi`: the core's, with `database` as a SQLite file path or
+ * `:memory:`, a `postgres://` URL, a `pg` pool, or a Kysely instance (SQLite or PostgreSQL).
+ */
 export interface RuntimeApiOptions extends Omit<ApiOptions, 'db'> {
-  database: string | Kysely<Database>;
+  database: string | Pool | Kysely<Database>;
 }
 
 /**
- * Creates the API, opening a path with the runtime's driver; `close()` then also closes that database.
- * Every runtime here has `node:crypto`, so keys and cursors are hashed synchronously.
+ * Creates the API, opening a path with the runtime's SQLite driver and a `postgres://` URL with a
+ * `pg` pool; `close()` then also closes what it opened (a pool or Kysely instance the host passed
+ * stays open). Every runtime here has `node:crypto`, so keys and cursors are hashed synchronously.
  */
 export async function createApiWith(options: RuntimeApiOptions, open: (path: string) => Kysely<Database>): Promise<Api> {
   const { database, ...rest } = options;
-  const db = typeof database === 'string' ? open(database) : database;
-  const api = await createApi({ digests: nodeDigests, ...rest, db });
-  if (typeof database !== 'string') return api;
+  const owned = typeof database === 'string';
+  const db = typeof database === 'string' ? (isPostgresUrl(database) ? await openPostgres(database) : open(database)) : isPgPool(database) ? await kyselyOverPool(database) : database;
+  let api: Api;
+  try {
+    api = await createApi({ digests: nodeDigests, ...rest, db });
+  } catch (error) {
+    if (owned) await db.destroy().catch(() => undefined);
+    throw error;
+  }
+  if (!owned) return api;
   return { ...api, close: async () => (await api.close(), await db.destroy()) };
 }
 

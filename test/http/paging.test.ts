@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import { NOW, type World } from '../support/world.ts';
 
 /** Whether rows are in `sortField` descending then `idField` descending order, strictly. */
@@ -12,7 +12,7 @@ function inKeysetOrder(rows: any[], sortField: string, idField: string): boolean
   });
 }
 
-describe.each(TARGETS)('paging ($name)', (target) => {
+describe.each(MATRIX)('paging ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)));

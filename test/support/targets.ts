@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { serve, type Api } from '../../adapters/node/index.ts';
 import { clientFor } from './client.ts';
+import { POSTGRES_BACKENDS, type Backend } from './backends.ts';
 import { validating } from './openapi.ts';
 import { createWorld, type World } from './world.ts';
 
@@ -11,6 +12,8 @@ import { createWorld, type World } from './world.ts';
  */
 export interface Target {
   name: string;
+  /** The database the world lives in; SQLite in memory when absent. */
+  backend?: Backend;
   /** Starts serving the API; `call` sends a request to a path such as `/v1/people`. */
   start(api: Api): Promise<{ call: (path: string, init?: RequestInit) => Promise<Response>; close: () => Promise<void> }>;
 }
@@ -35,6 +38,19 @@ export const nodeHttp: Target = {
 /** Every target each behaviour suite runs against. */
 export const TARGETS: Target[] = [inProcess, nodeHttp];
 
+/** A target whose worlds live on `backend`. */
+export function onBackend(target: Target, backend: Backend): Target {
+  return { ...target, name: `${target.name} · ${backend.name}`, backend };
+}
+
+/**
+ * The targets crossed with the backends: both transports on SQLite, and in-process calls on each
+ * Postgres backend (PGlite always; the server named by `VI_TEST_POSTGRES_URL` when set). The
+ * transport and the database are independent, so Postgres does not run every transport again.
+ * Suites whose features run on Postgres use this; the others stay on {@link TARGETS}.
+ */
+export const MATRIX: Target[] = [...TARGETS, ...POSTGRES_BACKENDS.map((backend) => onBackend(inProcess, backend))];
+
 /** A client over a started target, as the behaviour suites use it. */
 export type Client = ReturnType<typeof clientFor>;
 
@@ -42,7 +58,7 @@ export type Client = ReturnType<typeof clientFor>;
  * Registers hooks that build a fresh world, serve it through `target` for the suite, and hand
  * the world, a client and the raw `call` to `use`; the server stops after the suite. With
  * `per: 'test'`, every test gets a world and server of its own (nothing carries over between
- * tests: budgets, clock, jobs).
+ * tests: budgets, clock, jobs). The world lives on the target's backend and is dropped after.
  */
 export function serveWorld(
   target: Target,
@@ -52,9 +68,9 @@ export function serveWorld(
 ): void {
   let close: (() => Promise<void>) | undefined;
   (per === 'test' ? beforeEach : beforeAll)(async () => {
-    const world = await createWorld(options);
+    const world = await createWorld({ ...options, backend: target.backend });
     const started = await target.start(world.api);
-    close = started.close;
+    close = async () => (await started.close(), await world.close());
     use(world, clientFor(started.call), started.call);
   });
   (per === 'test' ? afterEach : afterAll)(async () => {

@@ -1,4 +1,5 @@
 import { createApi, ManualClock, type Api, type ApiOptions, type EventInput, type PersonInput, type TimeInput } from '../../adapters/node/index.ts';
+import type { Backend } from './backends.ts';
 
 /** The sites of account A: clients `alpha` (a domain and its subdomain), a look-alike, `beta`, and one without a clientRef. */
 export const SITES = [
@@ -26,6 +27,8 @@ export interface World {
   events: EventInput[];
   /** The person with a long journey. */
   travellerId: string;
+  /** Stops the API and drops the world's database (a Postgres world's schema). */
+  close(): Promise<void>;
 }
 
 /**
@@ -33,9 +36,11 @@ export interface World {
  * sharing a lastSeen to exercise the tie-breaker), a third of them hot, 12 companies, and one
  * person with a 260-event journey across three sites with repeated timestamps.
  */
-export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'exports'> & { database?: string } = {}): Promise<World> {
+export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'exports'> & { database?: string; backend?: Backend } = {}): Promise<World> {
+  // A backend opens the world a database of its own (a fresh schema on Postgres).
+  const opened = options.backend ? await options.backend.open() : undefined;
   const clock = new ManualClock(NOW);
-  const api = await createApi({ database: options.database ?? ':memory:', clock, rateLimits: options.rateLimits, exports: options.exports, onError: () => undefined });
+  const api = await createApi({ database: opened?.database ?? options.database ?? ':memory:', clock, rateLimits: options.rateLimits, exports: options.exports, onError: () => undefined });
   const { admin } = api;
   await admin.createAccount({ id: 'acc_a', name: 'Partner A' });
   for (const site of SITES) await admin.registerSite('acc_a', site);
@@ -108,7 +113,8 @@ export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'expo
   await admin.loadPeople('acc_b', [{ id: 'per_b_only', visits: [{ domain: 'alpha.example', visitCount: 1, firstSeen: iso(NOW - DAY), lastSeen: iso(NOW) }] }]);
   const otherAccountKey = (await admin.issueAccountKey('acc_b')).key;
 
-  return { api, clock, accountKey, secondAccountKey, scopedKeys, otherAccountKey, people, events, travellerId };
+  const close = async () => (await api.close(), await opened?.drop());
+  return { api, clock, accountKey, secondAccountKey, scopedKeys, otherAccountKey, people, events, travellerId, close };
 }
 
 /** The sites a person was seen on. */

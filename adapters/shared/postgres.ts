@@ -1,0 +1,83 @@
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import type { Pool, PoolClient } from 'pg';
+import type { Database } from '../../core/index.ts';
+
+/** Whether a `database` option names a PostgreSQL server rather than a SQLite file. */
+export function isPostgresUrl(database: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(database);
+}
+
+/** Whether a value is a `pg` pool (or anything with its shape) rather than a Kysely instance. */
+export function isPgPool(value: unknown): value is Pool {
+  return typeof value === 'object' && value !== null && typeof (value as Pool).connect === 'function' && typeof (value as Pool).end === 'function' && !('selectFrom' in value);
+}
+
+/** Postgres type ids whose text `pg` hands over as strings: `bigint` (counts, keys, epoch seconds) and `numeric` (sums). */
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * Kysely over a `pg` pool, with `bigint` and `numeric` read as numbers: the API's keys, counts and
+ * epoch seconds are well within 2^53, and every store expects numbers. The parsers are given per
+ * query, so a pool the host passes keeps its own settings for its own queries.
+ */
+export async function kyselyOverPool(pool: Pool): Promise<Kysely<Database>> {
+  const { default: pg } = await import('pg');
+  const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 || oid === NUMERIC ? Number : pg.types.getTypeParser(oid, format)) };
+  const clients = new WeakMap<PoolClient, PostgresPoolClient>();
+  const numbers: PostgresPool = {
+    async connect() {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) {
+        wrapped = {
+          query: ((text: unknown, values?: unknown[]) =>
+            typeof text === 'string' ? client.query({ text, values: values as unknown[], types }) : client.query(text as never)) as unknown as PostgresPoolClient['query'],
+          release: () => client.release(),
+        };
+        clients.set(client, wrapped);
+      }
+      return wrapped;
+    },
+    end: () => pool.end(),
+  };
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: numbers }) });
+}
+
+/**
+ * Opens a pool on a `postgres://` URL and checks that the server answers, so a wrong URL or a
+ * server that is down is one clear error at startup rather than a failure on the first request.
+ */
+export async function openPostgres(url: string): Promise<Kysely<Database>> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url });
+  // An idle client's error (the server restarting) must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new PostgresUnreachable(url, error);
+  }
+  return kyselyOverPool(pool);
+}
+
+/** The PostgreSQL server named by a URL did not accept a connection. */
+export class PostgresUnreachable extends Error {
+  constructor(url: string, cause: unknown) {
+    super(`cannot connect to PostgreSQL at ${redacted(url)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'PostgresUnreachable';
+  }
+}
+
+/** A URL without its password, fit for a log line. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the given URL';
+  }
+}
