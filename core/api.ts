@@ -1,4 +1,8 @@
 import { Admin } from './admin/admin.ts';
+import { AdminError } from './admin/inputs.ts';
+import type { AdminRoute } from './admin-http/context.ts';
+import { AdminGate } from './admin-http/dispatch.ts';
+import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import type { Services } from './http/context.ts';
 import { createCors, type CorsOptions } from './http/cors.ts';
@@ -31,6 +35,10 @@ import { loadOrCreateSecret } from './store/meta-store.ts';
 import { WebhooksStore } from './store/webhooks-store.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { WebhookAdmin } from './webhooks/webhook-admin.ts';
+import { BaselineStore } from './store/baseline-store.ts';
+import { isMovable } from './time/adjustable-clock.ts';
+import { BEFORE_KEY, faultError, operationName } from './faults/catalog.ts';
+import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
 
 /** Webhook tuning; every field has a default. */
 export interface WebhookOptions {
@@ -102,6 +110,17 @@ export interface ApiOptions {
   cors?: CorsOptions;
   /** Webhook delivery tuning. */
   webhooks?: WebhookOptions;
+  /**
+   * Admin over HTTP under `/_admin/` (reset, clock, accounts, sites, keys, loads, webhooks), for
+   * requests carrying `Authorization: Bearer <token>` (at least 16 characters). Default: off, and
+   * `/_admin/` paths are 404 like any unknown path.
+   */
+  admin?: { token: string };
+  /**
+   * Fault and latency injection for client testing: `Prefer: fault=<code>` / `Prefer: delay=<ms>`
+   * on a request, or rules through `/_admin/faults` (with `admin`). Default: off, and `Prefer` changes nothing.
+   */
+  faults?: boolean;
 }
 
 /** The API: a fetch handler plus the admin surface that sets up accounts, keys and data. */
@@ -116,6 +135,18 @@ export interface Api {
   webhooks: ApiWebhooks;
   /** Stops running exports and webhook sending (both resume on the next start); the database stays open. */
   close(): Promise<void>;
+  /**
+   * Snapshots every data table into baseline tables in the same database (one transaction), for
+   * {@link Api.reset}. The demo server calls it once after seeding or opening its file.
+   */
+  saveBaseline(): Promise<void>;
+  /**
+   * Back to the baseline (what `POST /_admin/reset` does): running exports stop and the data,
+   * keys, exports and webhooks saved by {@link Api.saveBaseline} come back in one transaction;
+   * webhook sending in flight is dropped, rate-limit windows cleared, a movable clock reset and
+   * fault rules removed. An AdminError when no baseline was saved by this API.
+   */
+  reset(): Promise<void>;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = { accountPerHour: 1000, scopedKeyPerHour: 1000 };
@@ -133,7 +164,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
   const sites = new SitesStore(db);
   const exportsStore = new ExportsStore(db);
-  const runner = new ExportRunner(exportsStore, sites, clock, {
+  const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
     // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
     // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
     batchRows: options.exports?.batchRows ?? 50,
@@ -147,6 +178,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     pace: options.exports?.pace ?? yieldToEventLoop,
     onError: (error) => onError(error),
   });
+  let runner = newRunner();
   const services: Services = {
     clock,
     cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600, digests),
@@ -164,7 +196,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   await runner.resumeInterrupted();
   const webhooksStore = new WebhooksStore(db);
   const requestTimeoutMs = options.webhooks?.requestTimeoutMs ?? 15_000;
-  const dispatcher = new WebhookDispatcher(webhooksStore, clock, {
+  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, {
     concurrencyPerEndpoint: options.webhooks?.concurrencyPerEndpoint ?? 4,
     requestTimeoutMs,
     pollIntervalMs: options.webhooks?.pollIntervalMs ?? 1000,
@@ -174,13 +206,36 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     logRetentionSeconds: options.webhooks?.logRetentionSeconds ?? 30 * 86_400,
     onError: (error) => onError(error),
   });
+  let dispatcher = newDispatcher();
   const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());
   const ingest = new IngestStore(db, { activityCap: options.webhooks?.activityCap ?? 100 });
   const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, () => dispatcher.wake());
   // Deliveries a previous process left pending go out now.
   dispatcher.start();
   const limiter = new HourlyRateLimiter(clock);
-  const match = createMatcher(ROUTES);
+  const baseline = new BaselineStore(db);
+  let baselineSaved = false;
+  const faults = options.faults ? new FaultInjector() : undefined;
+
+  /** See {@link Api.reset}. */
+  async function reset(): Promise<void> {
+    if (!baselineSaved) throw new AdminError('no baseline to reset to: the server saves one when it starts (api.saveBaseline())');
+    await Promise.all([runner.stop(), dispatcher.stop()]);
+    await baseline.restore();
+    limiter.clear();
+    if (isMovable(clock)) clock.reset?.();
+    faults?.rules.clear();
+    // Stopped runners and dispatchers stay stopped: fresh ones take over the restored tables.
+    runner = newRunner();
+    services.exports = { ...services.exports, runner };
+    dispatcher = newDispatcher();
+    dispatcher.start();
+    await runner.resumeInterrupted();
+  }
+
+  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(faults ? FAULT_ROUTES : [])] : [];
+  const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
+  const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
   const cors = createCors(options.cors, ROUTES.map((r) => r.method));
 
   /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
@@ -189,30 +244,69 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ? limiter.take(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour)
       : limiter.take(`account:${caller.accountId}`, limits.accountPerHour);
 
-  async function route(request: Request, url: URL, found: Route, params: Record<string, string>, rate: { decision?: RateDecision }) {
-    const base = { request, url, params: decodeParams(params), query: new Query(url.searchParams), nowSeconds: toEpochSeconds(clock.now()), services };
-    if (found.public) return found.handler(base);
+  /** Where a request stands: the budget it counted against, whether it was an admin request, the faults applied. */
+  interface Progress {
+    decision?: RateDecision;
+    admin?: boolean;
+    plan?: FaultPlan;
+  }
+
+  async function route(request: Request, url: URL, found: Route, params: Record<string, string>, rate: Progress) {
+    const plan = (rate.plan = faults?.plan(request, found.path, url.pathname));
+    if (plan?.delayMs) await sleep(plan.delayMs);
+    const site = { operation: operationName(request.method, found.path), params: decodeParams(params) };
+    const base = { request, url, params: site.params, query: new Query(url.searchParams), nowSeconds: toEpochSeconds(clock.now()), services };
+    const fault = plan?.fault;
+    if (found.public) {
+      if (fault && fault !== 'export_failed') throw faultError(fault, site);
+      return found.handler(base);
+    }
+    // An injected 401 or 403 comes where the real one would: before the key, uncounted.
+    if (fault && BEFORE_KEY.includes(fault)) throw faultError(fault as 'unauthorized' | 'forbidden', site);
     const caller = await authenticate(request, services.keys, digests);
+    if (fault === 'rate_limit_exceeded') {
+      const now = peekBudget(caller);
+      rate.decision = { ...now, allowed: false, remaining: 0 };
+      throw faultError(fault, { ...site, budget: rate.decision });
+    }
     rate.decision = takeBudget(caller);
     if (!rate.decision.allowed) {
       throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
         'retry-after': String(rate.decision.retryAfterSeconds),
       });
     }
+    if (fault === 'export_failed') return startFailing({ ...base, caller }, found);
+    if (fault) throw faultError(fault, site);
     return found.handler({ ...base, caller });
   }
+
+  /** Starts the export as usual, but its job fails at once, as a job failing on an internal error does. */
+  async function startFailing(ctx: Parameters<Extract<Route, { public?: false }>['handler']>[0], found: Route): Promise<Response> {
+    const failing: Promise<void>[] = [];
+    const failer = { start: (jobId: string) => void failing.push(services.exports.store.fail(jobId, 'The export failed because of an internal error; start a new export.')) };
+    const response = await found.handler({ ...ctx, services: { ...services, exports: { ...services.exports, runner: failer as unknown as ExportRunner } } });
+    await Promise.all(failing);
+    return response;
+  }
+
+  /** The caller's budget as it stands, uncounted. */
+  const peekBudget = (caller: Caller): RateDecision =>
+    caller.scopeSite ? limiter.peek(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour) : limiter.peek(`account:${caller.accountId}`, limits.accountPerHour);
 
   async function fetch(request: Request): Promise<Response> {
     const preflight = cors?.preflight(request);
     if (preflight) return preflight;
-    const rate: { decision?: RateDecision } = {};
+    const rate: Progress = {};
     let response: Response;
     try {
       const url = new URL(request.url);
       const path = routedPath(url.pathname, mountPrefix(request));
-      const found: Match = path === null ? { kind: 'none' } : await match(request.method, path);
+      const found: Match<Route | AdminRoute> = path === null ? { kind: 'none' } : await match(request.method, path);
       if (path !== null) url.pathname = path;
-      if (found.kind === 'route') response = await route(request, url, found.route, found.params, rate);
+      if (found.kind === 'route' && 'admin' in found.route) {
+        rate.admin = true;
+        response = await gate!.handle(request, url, found.route, decodeParams(found.params));
+      } else if (found.kind === 'route') response = await route(request, url, found.route as Route, found.params, rate);
       else if (found.kind === 'wrong_method') {
         response = errorResponse(new ApiError(405, 'method_not_allowed', `Method ${quoteName(request.method)} is not allowed on ${quoteInput(url.pathname)}; allowed: ${found.allow}.`, { allow: found.allow }));
       } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${quoteInput(url.pathname)}.`));
@@ -224,7 +318,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       }
     }
     response.headers.set('date', new Date(clock.now()).toUTCString());
-    finish(response, rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 });
+    // Admin requests belong to no account's budget, so they carry none.
+    finish(response, rate.admin ? undefined : (rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 }));
+    if (rate.plan) response.headers.set('preference-applied', rate.plan.applied);
     return cors ? cors.decorate(request, response) : response;
   }
 
@@ -238,12 +334,18 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     close: async () => {
       await Promise.all([runner.stop(), dispatcher.stop()]);
     },
+    saveBaseline: async () => {
+      await baseline.save();
+      baselineSaved = true;
+    },
+    reset,
   };
 }
 
 /** Adds the headers every response carries. */
-function finish(response: Response, rate: RateDecision): Response {
+function finish(response: Response, rate: RateDecision | undefined): Response {
   response.headers.set('x-request-id', newRequestId());
+  if (!rate) return response;
   response.headers.set('x-ratelimit-limit', String(rate.limit));
   response.headers.set('x-ratelimit-remaining', String(rate.remaining));
   return response;

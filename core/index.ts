@@ -3,6 +3,7 @@ export { createApi, DEFAULT_RATE_LIMITS, type Api, type ApiOptions, type ApiWebh
 export { Admin, type IssuedKey, type IssueKeyOptions, type SiteInfo } from './admin/admin.ts';
 export { AdminError, type CompanyInput, type EventInput, type PersonInput, type VisitInput, type TimeInput } from './admin/inputs.ts';
 export { ManualClock, systemClock, type Clock } from './time/clock.ts';
+export { AdjustableClock, isMovable, type MovableClock } from './time/adjustable-clock.ts';
 export { KEY_PREFIX } from './auth/api-key.ts';
 export { atMountPoint, MOUNT_HEADER } from './http/mount.ts';
 export type { CorsOptions } from './http/cors.ts';

@@ -29,16 +29,16 @@ export const ROUTES: Route[] = [
 ];
 
 /** What routing found: a route with its path parameters, a known path with another method, or nothing. */
-export type Match =
-  | { kind: 'route'; route: Route; params: Record<string, string> }
+export type Match<R = Route> =
+  | { kind: 'route'; route: R; params: Record<string, string> }
   | { kind: 'wrong_method'; allow: string }
   | { kind: 'none' };
 
 /** Matches requests to routes with itty-router; a path known under other methods is told apart from an unknown one. */
-export function createMatcher(routes: Route[]): (method: string, path: string) => Promise<Match> {
-  const router = IttyRouter<IRequest, [], Match>();
+export function createMatcher<R extends { method: string; path: string }>(routes: readonly R[]): (method: string, path: string) => Promise<Match<R>> {
+  const router = IttyRouter<IRequest, [], Match<R>>();
   for (const route of routes) {
-    router[route.method.toLowerCase() as 'get' | 'post'](route.path, (req: IRequest) => ({ kind: 'route', route, params: req.params }));
+    router[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'delete'](route.path, (req: IRequest) => ({ kind: 'route', route, params: req.params }));
   }
   for (const path of new Set(routes.map((r) => r.path))) {
     const allow = routes.filter((r) => r.path === path).map((r) => r.method).join(', ');

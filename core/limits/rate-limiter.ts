@@ -34,6 +34,19 @@ export class HourlyRateLimiter {
     return this.#describe(window, limit, now, allowed);
   }
 
+  /** What the bucket stands at, without counting a request (an injected 429 reports it). */
+  peek(bucket: string, limit: number): RateDecision {
+    const now = this.clock.now();
+    const window = this.#windows.get(bucket);
+    const open = window && now - window.startedMs < HOUR_MS ? window : { startedMs: now, used: 0 };
+    return this.#describe(open, limit, now, open.used < limit);
+  }
+
+  /** Forgets every window (an admin reset). */
+  clear(): void {
+    this.#windows.clear();
+  }
+
   #current(bucket: string, now: number): Window {
     let window = this.#windows.get(bucket);
     if (!window || now - window.startedMs >= HOUR_MS) {

@@ -4,6 +4,8 @@
  * referenced (`$ref`) wherever it reappears, so the document reads like a hand-written one.
  */
 import { API_VERSION } from '../resources/types.ts';
+import { ADMIN_PATHS } from './admin-paths.ts';
+import { ADMIN_SCHEMAS } from './admin-schemas.ts';
 import { EXPORT_SCHEMAS } from './export-schemas.ts';
 import { PARAMETERS } from './parameters.ts';
 import { PATHS } from './paths.ts';
@@ -13,7 +15,7 @@ import { WEBHOOK_SCHEMAS } from './webhook-schemas.ts';
 import { WEBHOOK_PARAMETERS, WEBHOOKS } from './webhooks.ts';
 
 const COMPONENTS = {
-  schemas: { ...RESOURCE_SCHEMAS, ...EXPORT_SCHEMAS, ...WEBHOOK_SCHEMAS },
+  schemas: { ...RESOURCE_SCHEMAS, ...EXPORT_SCHEMAS, ...WEBHOOK_SCHEMAS, ...ADMIN_SCHEMAS },
   parameters: { ...PARAMETERS, ...WEBHOOK_PARAMETERS },
   headers: HEADERS,
   responses: ERROR_RESPONSES,
@@ -25,6 +27,13 @@ const COMPONENTS = {
       description:
         '`vi_live_` and 40 lowercase hex digits. Missing: 401 `unauthorized`; malformed, unknown, revoked or rotated away: 403 `forbidden`, one message for all. ' +
         'An account key reads the whole account; a domain-scoped key reads the sites of its domain and its subdomains (a ceiling, not a default) and cannot use exports.',
+    },
+    AdminToken: {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'The admin token of admin over HTTP (`createApi({ admin: { token } })`; `visitor-intelligence serve` prints one and writes it to its keys file as `adminToken`). ' +
+        'Missing: 401 `unauthorized` (an `X-API-Key` does not open admin routes); wrong: 403 `forbidden`.',
     },
   },
 } as const;
@@ -39,7 +48,9 @@ This document is the contract the implementation's own behaviour suites hold eve
 - **Query parameters**: each endpoint takes only those it documents: any other (and the reserved \`sort\` and \`order\`) is 400 \`bad_request\` naming it; a repeated one is 400 \`validation_error\`. Text values are 1–256 characters unless stated otherwise.
 - **Limits**: 1,000 requests per hour per account, shared by its account keys, and 1,000 per domain-scoped key of its own (both configurable). A window opens with a bucket's first request and lasts one hour. Every authenticated request counts, errors included; requests with no valid key are not counted.
 - **Times** are UTC in whole seconds (\`…Z\`); export job times carry \`+00:00\`.
-- **Mounting**: \`servers\` names the path the API is mounted under (relative to this document), as an adapter reports it.`;
+- **Mounting**: \`servers\` names the path the API is mounted under (relative to this document), as an adapter reports it.
+- **Admin** (tag \`Admin\`, off unless configured): \`/_admin/\` routes with \`Authorization: Bearer <admin token>\`; they count against no limit and carry no \`X-RateLimit-*\` headers.
+- **Fault injection** (off unless enabled): \`Prefer: fault=<error code>\` answers that error as the API would (status, envelope, headers such as \`Retry-After\`) on an operation that documents it, \`Prefer: fault=export_failed\` on \`POST /v1/exports\` starts a job that fails, and \`Prefer: delay=<ms>\` (up to 30,000) waits first; \`Preference-Applied\` says what was done. Anything else in \`Prefer\` is ignored.`;
 
 /** Replaces each reappearance of a component by a `$ref` to it, as plain JSON. */
 function linked(value: unknown, refs: Map<object, string>, self?: object): unknown {
@@ -69,9 +80,10 @@ function assemble(): Record<string, unknown> {
       { name: 'Exports', description: 'Asynchronous bulk CSV exports of people.' },
       { name: 'Service', description: 'Health and this document; no key needed.' },
       { name: 'Webhooks', description: 'What the partner webhook sends to a partner\'s endpoint, signed as Standard Webhooks.' },
+      { name: 'Admin', description: 'Admin over HTTP: reset, clock, accounts, sites, keys, loading data, webhook endpoints and fault rules. Off unless configured; needs the admin token.' },
     ],
     security: [{ ApiKey: [] }],
-    paths: linked(PATHS, refs),
+    paths: linked({ ...PATHS, ...ADMIN_PATHS }, refs),
     webhooks: linked(WEBHOOKS, refs),
     components,
   };

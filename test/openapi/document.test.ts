@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS } from '../../core/exports/columns.ts';
+import { ADMIN_ROUTES, FAULT_ROUTES } from '../../core/admin-http/routes.ts';
 import { ROUTES } from '../../core/http/routes.ts';
 import { openApiDocument } from '../../core/openapi/document.ts';
 import { clientFor, type Reply } from '../support/client.ts';
@@ -40,8 +41,8 @@ describe('the OpenAPI document', () => {
     expect((await new Validator().validate(broken)).valid).toBe(false);
   });
 
-  it('documents every route the API serves, and routes every path it documents', () => {
-    const routed = ROUTES.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
+  it('documents every route the API serves, admin routes included, and routes every path it documents', () => {
+    const routed = [...ROUTES, ...ADMIN_ROUTES, ...FAULT_ROUTES].map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
     expect(operations().map(([name]) => name).sort()).toEqual(routed);
     expect(routed).toContain('GET /v1/exports/{jobId}/download');
     expect(routed).toContain('GET /v1/openapi.json');
@@ -55,13 +56,23 @@ describe('the OpenAPI document', () => {
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
   });
 
-  it('gives every operation a unique operationId, and every response the common headers', () => {
+  it('gives every operation a unique operationId, and every response the common headers (admin ones no rate-limit headers)', () => {
     const ids = operations().map(([, op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-    const responses = [...operations().flatMap(([, op]) => Object.values<Json>(op.responses)), ...Object.values<Json>(doc.components.responses)];
+    const api = operations().filter(([, op]) => !op.tags.includes('Admin'));
+    const responses = [...api.flatMap(([, op]) => Object.values<Json>(op.responses)), ...Object.values<Json>(doc.components.responses)];
     for (const response of responses.map(resolved)) {
       for (const header of ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']) {
         expect(resolved(response.headers[header]).required, `${response.description} ${header}`).toBe(true);
+      }
+    }
+    const admin = operations().filter(([, op]) => op.tags.includes('Admin'));
+    expect(admin.length).toBeGreaterThan(20);
+    for (const [name, op] of admin) {
+      expect(op.security, name).toEqual([{ AdminToken: [] }]);
+      for (const response of Object.values<Json>(op.responses).map(resolved)) {
+        expect(resolved(response.headers['X-Request-Id']).required, `${name} ${response.description}`).toBe(true);
+        expect(response.headers['X-RateLimit-Remaining'], `${name} ${response.description}`).toBeUndefined();
       }
     }
   });
@@ -110,7 +121,7 @@ describe('the OpenAPI document against the API it describes', () => {
   it('documents exactly the query parameters each keyed endpoint and the download accept', async () => {
     const ids: Record<string, string> = { id: 'per_001', jobId: 'exp_000000000000000000000000' };
     for (const [name, op] of operations()) {
-      if (op.operationId === 'health' || op.operationId === 'openApiDocument') continue;
+      if (op.operationId === 'health' || op.operationId === 'openApiDocument' || op.tags.includes('Admin')) continue;
       const [method, template] = name.split(' ') as [string, string];
       const path = template.replace(/\{(\w+)\}/g, (_, p: string) => (template.startsWith('/v1/companies') ? 'co_01' : ids[p]!));
       const reply: Reply = await client.send(method, `${path}?zz_probe=1`, world.accountKey);
