@@ -124,10 +124,9 @@ export class ExportRunner {
   }
 
   async #run(jobId: string): Promise<void> {
-    let job: ExportJob | undefined;
     try {
       await this.options.pace();
-      job = await this.store.findAny(jobId);
+      const job = await this.store.findAny(jobId);
       if (!job || this.#stopped) return;
       if (job.status !== 'processing') return await this.#dropLeftovers(job);
       if ((await this.store.countAttempt(jobId)) > this.options.maxAttempts) {
@@ -172,11 +171,13 @@ export class ExportRunner {
     } catch (error) {
       this.options.onError(error);
       await this.store.fail(jobId, 'The export failed because of an internal error; start a new export.').catch(this.options.onError);
-      await this.#dropLeftovers({ id: jobId, status: 'failed' }).catch(this.options.onError);
+      // As the job now stands: a fault in a complete job's cleanup must not drop its file.
+      const job = await this.store.findAny(jobId).catch(this.options.onError);
+      if (job) await this.#dropLeftovers(job).catch(this.options.onError);
     }
   }
 
-  /** Removes what a finished job no longer needs (members past the cap; a failed job's chunks), a step at a time. */
+  /** Removes what a finished job no longer needs (its members; a failed job's chunks too), a step at a time. */
   async #dropLeftovers(job: Pick<ExportJob, 'id' | 'status'>): Promise<void> {
     while (await this.store.dropStep(job, DROP_CHUNKS)) {
       await this.options.pace();
