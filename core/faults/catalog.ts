@@ -9,6 +9,7 @@ import { MAX_PAGE_SIZE } from '../handlers/filters.ts';
 import { ApiError, invalidCursor, notFound, quoteInput } from '../http/errors.ts';
 import type { RateDecision } from '../limits/rate-limiter.ts';
 import { PATHS } from '../openapi/paths.ts';
+import { ERROR_CODES } from '../openapi/schemas.ts';
 import type { ErrorCode } from '../resources/types.ts';
 
 /** A fault a client can ask for: an error code, or `export_failed` (a started export whose job fails). */
@@ -42,8 +43,8 @@ function codesOf(response: unknown): ErrorCode[] {
   return ((narrowed as { properties?: { error?: { properties?: { code?: { enum?: ErrorCode[] } } } } })?.properties?.error?.properties?.code?.enum ?? []) as ErrorCode[];
 }
 
-/** Every fault some operation answers. */
-export const ALL_FAULTS: readonly FaultName[] = [...new Set([...catalog.values()].flatMap((set) => [...set]))];
+/** Every fault some operation answers, in the order of the spec's error table. */
+export const ALL_FAULTS: readonly FaultName[] = ([...ERROR_CODES, 'export_failed'] as FaultName[]).filter((f) => [...catalog.values()].some((set) => set.has(f)));
 
 /** Whether the operation (`GET /v1/people/{id}`) can answer the fault. */
 export function answers(operation: string, fault: string): fault is FaultName {

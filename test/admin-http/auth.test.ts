@@ -16,7 +16,7 @@ for (const target of TARGETS) {
     });
 
     it('refuses a request without an Authorization header with 401, an X-API-Key being no substitute', async () => {
-      for (const headers of [{}, { 'x-api-key': s.world.accountKey }]) {
+      for (const headers of [{}, { 'x-api-key': s.world.accountKey }] as Record<string, string>[]) {
         const reply = await s.admin.get('/_admin/accounts', { authorization: '', ...headers });
         expect(reply.status).toBe(401);
         expect(errorCode(reply)).toBe('unauthorized');
