@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CompanyInput } from '../../adapters/node/index.ts';
 import { errorCode } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import { isAfter, positionOf } from '../support/walks.ts';
 import { NOW, SITES, type World } from '../support/world.ts';
 
@@ -53,7 +53,7 @@ const FILTERS = [
 // are listed, but their figures stay account-wide; filtered views count companies with people
 // seen on their sites. So under a filter the companies are exactly those of the people the same
 // filter lists, and each one's figures are those of all its people, as the unfiltered list shows.
-describe.each(TARGETS)('companies and stats under filters with an account key ($name)', (target) => {
+describe.each(MATRIX)('companies and stats under filters with an account key ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)));
@@ -105,7 +105,7 @@ describe.each(TARGETS)('companies and stats under filters with an account key ($
 // README, "Resources": a company with no identified people has visitCount 0 and the time it was
 // loaded as its dates; "Scope and filters": the unfiltered account view counts every loaded
 // company, while filtered and scoped views show only companies with people seen on their sites.
-describe.each(TARGETS)('companies with no people in view ($name)', (target) => {
+describe.each(MATRIX)('companies with no people in view ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)), { per: 'test' });

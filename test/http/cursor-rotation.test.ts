@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import { walkFrom } from '../support/walks.ts';
 import { SITES, type World } from '../support/world.ts';
 
@@ -11,7 +11,7 @@ const DOMAINS = SITES.map((s) => s.domain);
 // the key itself, so "cursors work across keys of the same scope (e.g. after a key rotation)".
 // A rotated-away key stops at once (README, "Keys and limits"), and a cursor of one scope is
 // 400 invalid_cursor in any other.
-describe.each(TARGETS)('cursors across a key rotation ($name)', (target) => {
+describe.each(MATRIX)('cursors across a key rotation ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)), { per: 'test' });

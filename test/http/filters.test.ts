@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import { NOW, siteDomainsOf, type World } from '../support/world.ts';
 
-describe.each(TARGETS)('filters ($name)', (target) => {
+describe.each(MATRIX)('filters ($name)', (target) => {
   let world: World;
   let client: Client;
   const ids = (rows: any[]) => rows.map((r) => r.id).sort();

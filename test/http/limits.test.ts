@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import type { World } from '../support/world.ts';
 
-describe.each(TARGETS)('hourly rate limits ($name)', (target) => {
+describe.each(MATRIX)('hourly rate limits ($name)', (target) => {
   let world: World;
   let client: Client;
   // Every test starts from a world of its own: full budgets, the clock at NOW, no open window.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import type { World } from '../support/world.ts';
 
 const UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -10,7 +10,7 @@ const strOrNull = (v: unknown) => v === null || typeof v === 'string';
 const PERSON_FIELDS = ['id', 'email', 'businessEmail', 'personalEmail', 'firstName', 'lastName', 'title', 'company', 'location', 'region', 'linkedinUrl', 'phone', 'profileImageUrl', 'visitCount', 'firstSeen', 'lastSeen', 'isHotLead', 'classifiedSeniority', 'classifiedJobFunction', 'trafficType', 'adPlatform', 'companyData', 'domain', 'clientRef'];
 const COMPANY_FIELDS = ['id', 'name', 'domain', 'standardizedIndustry', 'location', 'region', 'linkedinUrl', 'employeeCount', 'visitCount', 'firstSeen', 'lastSeen', 'isHotCompany', 'trafficType', 'adPlatform'];
 
-describe.each(TARGETS)('resource shapes ($name)', (target) => {
+describe.each(MATRIX)('resource shapes ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PersonInput } from '../../adapters/node/index.ts';
 import { addAlphaFamily, companiesIn, figuresIn, narrow, peopleIn, recentEventsIn, scopeOf } from '../support/scope-oracle.ts';
-import { TARGETS } from '../support/targets.ts';
+import { MATRIX } from '../support/targets.ts';
 import { createWorld, NOW, SITES, type World } from '../support/world.ts';
 
 /**
@@ -111,7 +111,7 @@ interface Pooled {
   cursor: string;
 }
 
-describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (target) => {
+describe.each(MATRIX)('domain-scoped keys under random requests ($name)', (target) => {
   let world: World;
   let call: (path: string, init?: RequestInit) => Promise<Response>;
   let close: () => Promise<void>;
@@ -119,7 +119,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
   const pool: Pooled[] = [];
 
   beforeAll(async () => {
-    world = await createWorld();
+    world = await createWorld({ backend: target.backend });
     await addAlphaFamily(world);
     const started = await target.start(world.api);
     call = started.call;
@@ -139,7 +139,7 @@ describe.each(TARGETS)('domain-scoped keys under random requests ($name)', (targ
     }
     expect(pool.every((p) => typeof p.cursor === 'string')).toBe(true);
   });
-  afterAll(() => close());
+  afterAll(async () => (await close(), await world.close()));
 
   it(`keeps every answer inside the key's scope over ${REQUESTS_PER_TARGET} random requests (seed ${SEED})`, async () => {
     const rnd = mulberry32(SEED);

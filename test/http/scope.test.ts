@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, errorCode } from '../support/client.ts';
 import { addAlphaFamily, companiesIn, DOMAINS, figuresIn, isoS, journeyIn, narrow, peopleIn, recentEventsIn, scopeOf } from '../support/scope-oracle.ts';
-import { TARGETS } from '../support/targets.ts';
+import { MATRIX } from '../support/targets.ts';
 import { createWorld, NOW, type World } from '../support/world.ts';
 
 const HOUR_S = 3_600;
@@ -13,20 +13,20 @@ const accountFigures = (world: World, id: string) => figuresIn(world.people.find
 /** The activity and attribution fields of a person or company row. */
 const figuresOf = (row: any) => ({ domain: row.domain, clientRef: row.clientRef, visitCount: row.visitCount, firstSeen: row.firstSeen, lastSeen: row.lastSeen });
 
-describe.each(TARGETS)('domain-scoped keys ($name)', (target) => {
+describe.each(MATRIX)('domain-scoped keys ($name)', (target) => {
   let world: World;
   let client: ReturnType<typeof clientFor>;
   let close: () => Promise<void>;
   const keyOf = (domain: string) => world.scopedKeys[domain]!;
 
   beforeAll(async () => {
-    world = await createWorld();
+    world = await createWorld({ backend: target.backend });
     await addAlphaFamily(world);
     const started = await target.start(world.api);
     client = clientFor(started.call);
     close = started.close;
   });
-  afterAll(() => close());
+  afterAll(async () => (await close(), await world.close()));
 
   /* ---------- people ---------- */
 

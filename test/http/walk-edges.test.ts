@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import { isAfter, positionOf, walkFrom, withNewVisit } from '../support/walks.ts';
 import { NOW, type World } from '../support/world.ts';
 
@@ -12,7 +12,7 @@ const inKeysetOrder = (rows: any[]) => rows.every((row, i) => i === 0 || isAfter
 // began, and a row whose lastSeen changes during the walk (reloaded by the admin surface) moves
 // to its new place. These pin what that means for a walk in progress: the pages after a cursor
 // are the rows that are after its position, by (lastSeen, id) descending, as they stand now.
-describe.each(TARGETS)('a people walk while lastSeen changes ($name)', (target) => {
+describe.each(MATRIX)('a people walk while lastSeen changes ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)), { per: 'test' });
@@ -119,7 +119,7 @@ describe.each(TARGETS)('a people walk while lastSeen changes ($name)', (target) 
   });
 });
 
-describe.each(TARGETS)('a scoped people walk while lastSeen changes elsewhere ($name)', (target) => {
+describe.each(MATRIX)('a scoped people walk while lastSeen changes elsewhere ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)), { per: 'test' });
