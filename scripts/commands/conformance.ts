@@ -3,8 +3,9 @@ import { Option, type Command } from 'commander';
 import type { Profile } from '../../harness/index.ts';
 import { CliError, reason } from './errors.ts';
 import { collect } from './options.ts';
+import { addWebhookOptions, withWebhookChecks, type ConformanceWebhookFlags } from '../webhooks/conformance-webhooks.ts';
 
-interface ConformanceFlags {
+interface ConformanceFlags extends ConformanceWebhookFlags {
   baseUrl?: string;
   key?: string;
   scopedKey?: { domain: string; key: string }[];
@@ -30,8 +31,7 @@ const FORMATS = ['text', 'tap', 'json', 'junit'];
  * fetch, so it runs unchanged under Node, Bun and Deno; exit 1 when a check failed.
  */
 export function registerConformance(program: Command): void {
-  program
-    .command('conformance')
+  addWebhookOptions(program.command('conformance'))
     .description('check an implementation of the API over HTTP, one statement of the spec at a time')
     .option('--base-url <url>', 'where the API answers')
     .option('--key <key>', 'an account key')
@@ -68,9 +68,9 @@ async function conformance(flags: ConformanceFlags): Promise<void> {
   const scopedKeys = flags.scopedKey ?? (file?.scopedKeys ?? []).map(({ domain, key }) => ({ domain, key }));
   const profile = flags.profile === undefined ? undefined : readJson<Partial<Profile>>('--profile', flags.profile);
   // Loaded here, not with the command line: the other commands do not need the harness.
-  const { jsonReport, junitReport, runConformance, tapReport, textReport } = await import('../../harness/index.ts');
+  const { ALL_CHECKS, jsonReport, junitReport, runConformance, tapReport, textReport } = await import('../../harness/index.ts');
   const render = { text: textReport, tap: tapReport, json: jsonReport, junit: junitReport }[flags.format];
-  const report = await runConformance({ baseUrl, accountKey, scopedKeys, profile, destructive: flags.destructive, slow: flags.slow, only: flags.only });
+  const report = await withWebhookChecks(flags, (webhookChecks) => runConformance({ baseUrl, accountKey, scopedKeys, profile, destructive: flags.destructive, slow: flags.slow, only: flags.only }, [...ALL_CHECKS, ...webhookChecks]));
   const output = render(report);
   console.log(output);
   if (flags.out) writeFileSync(flags.out, `${output}\n`);
