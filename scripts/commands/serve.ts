@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { AdjustableClock } from '../../core/time/adjustable-clock.ts';
 import type { CorsOptions } from '../../core/http/cors.ts';
 import { DEMO_ACCOUNT_ID, ensureDemoKeys, type DemoKeys } from '../demo-keys.ts';
 import { loadRuntime } from '../runtime.ts';
@@ -21,6 +23,8 @@ interface ServeFlags extends ServeWebhookFlags {
   keysOut?: string;
   rateLimit?: number;
   cors?: string[];
+  adminToken?: string;
+  faults?: boolean;
 }
 
 /** `serve`: the demo server (`npm start`), over a seeded SQLite file created on first run. */
@@ -37,6 +41,8 @@ export function registerServe(program: Command): void {
     .option('--keys-out <file>', 'write {"baseUrl","accountKey","scopedKeys":[...]} as JSON to this file')
     .option('--rate-limit <n>', 'requests per hour, per account and per domain-scoped key (default 1000)', wholeNumber(1, 1_000_000_000))
     .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; * for any); off by default', collect(corsOrigin))
+    .option('--admin-token <token>', 'the bearer token of the /_admin/ routes (default: a random one, printed and written to --keys-out)', adminToken)
+    .option('--faults', 'let clients ask for errors and latency (Prefer: fault=…, delay=…) and admin fault rules; off by default')
     .option('--webhook-url <url>', 'send webhook deliveries of the demo account to this URL (creates or updates its endpoint)', webhookUrl)
     .option('--webhook-secret <whsec_…>', "the endpoint's signing secret (default: generated and printed)", webhookSecret)
     .option('--webhook-events <kinds>', 'comma-separated: person.identified,person.activity (default both; person.identified is always sent)', webhookEvents)
@@ -56,7 +62,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   // Before seeding: a busy port must cost no time and leave no file behind.
   await ensurePortFree(flags.host, port);
   if (!databaseExists(flags.db)) await createDemoDatabase(flags.db, flags);
-  const api = await openApi(flags.db, { rateLimits, cors });
+  const token = flags.adminToken ?? randomBytes(24).toString('hex');
+  // A clock the admin routes can move forward (and a reset takes back).
+  const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true });
   const demo = await readDemoRecord(api, flags.db).catch(async (error) => {
     await api.close();
     throw error;
@@ -65,13 +73,18 @@ async function serve(flags: ServeFlags): Promise<void> {
     console.log(`Reusing ${flags.db} (seed ${demo.seed}, ${demo.people} people); delete it to seed anew.`);
   }
   const keys = await ensureDemoKeys(api, demo.seed);
+  // What POST /_admin/reset goes back to: the file as this server found it, with its demo keys (taken
+  // again below once --webhook-url's endpoint is set up, so a reset is possible from the first request).
+  await api.saveBaseline();
   const runtime = await loadRuntime();
   const server = await runtime.serve(api, { port, hostname: flags.host }).catch(async (error) => {
     await api.close();
     throw listenError(flags.host, port, error);
   });
-  report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors });
+  report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors, adminToken: token, faults: flags.faults === true });
   const simulation = await startServeWebhooks(api, DEMO_ACCOUNT_ID, flags, demo.seed);
+  // Once more with --webhook-url's endpoint set up, so a reset keeps it.
+  if (flags.webhookUrl !== undefined) await api.saveBaseline();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -96,16 +109,25 @@ function portFromEnvironment(): number {
   return Number(text);
 }
 
-function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, runtimeName: string, settings: { rateLimit?: number; cors?: string[] }): void {
+/** A commander parser for `--admin-token`: at least 16 visible characters, no spaces. */
+function adminToken(text: string): string {
+  if (!/^[\x21-\x7e]{16,256}$/.test(text)) throw new InvalidArgumentError('Must be 16 to 256 visible ASCII characters without spaces.');
+  return text;
+}
+
+function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, runtimeName: string, settings: { rateLimit?: number; cors?: string[]; adminToken: string; faults: boolean }): void {
   console.log(`\nVisitor Intelligence API listening on ${baseUrl} (${runtimeName})`);
   if (settings.rateLimit !== undefined) console.log(`Hourly limit: ${settings.rateLimit} requests per account and per domain-scoped key`);
   if (settings.cors) console.log(`CORS: ${settings.cors.includes('*') ? 'any origin' : settings.cors.join(', ')}`);
   console.log(`\nAccount key (reads everything):\n  ${keys.accountKey}`);
   console.log('\nDomain-scoped keys (each reads its client domain and its subdomains):');
   for (const k of keys.scopedKeys) console.log(`  ${k.domain.padEnd(28)} ${(k.clientRef ?? '-').padEnd(14)} ${k.key}`);
-  console.log(`\nTry:\n  curl -s -H 'X-API-Key: ${keys.accountKey}' '${baseUrl}/v1/people?limit=2'\n`);
+  console.log(`\nAdmin token (Authorization: Bearer …, for /_admin/ routes):\n  ${settings.adminToken}`);
+  if (settings.faults) console.log('Fault injection: on (Prefer: fault=<code>, Prefer: delay=<ms>, POST /_admin/faults)');
+  console.log(`\nTry:\n  curl -s -H 'X-API-Key: ${keys.accountKey}' '${baseUrl}/v1/people?limit=2'`);
+  console.log(`  curl -s -X POST -H 'Authorization: Bearer ${settings.adminToken}' '${baseUrl}/_admin/reset'\n`);
   if (keysOut) {
-    writeFileSync(keysOut, `${JSON.stringify({ baseUrl, ...keys }, null, 2)}\n`);
+    writeFileSync(keysOut, `${JSON.stringify({ baseUrl, ...keys, adminToken: settings.adminToken }, null, 2)}\n`);
     console.log(`Keys written to ${keysOut}`);
   }
 }
