@@ -3,8 +3,18 @@ import type { HarnessConfig, Profile } from './types.ts';
 
 /** Thrown to fail a check. */
 export class CheckFailed extends Error {}
-/** Thrown to skip a check whose preconditions the data cannot meet. */
+/** Thrown to skip a check that cannot be run as asked (no scoped key given, the request budget spent). */
 export class CheckSkipped extends Error {}
+/** Thrown when a check's precondition cannot be established: the data cannot show it, or an open choice is unknown. */
+export class CheckNotApplicable extends Error {
+  constructor(
+    message: string,
+    /** The `--profile` key that would enable the check, when one would. */
+    readonly profileKey?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** A list walked to its end (or to the page limit). */
 export interface Walk<T = any> {
@@ -81,10 +91,12 @@ function pageOf(path: string): string {
 /** What a check works with: the client, the keys, the profile, discovery and assertions. */
 export class CheckContext {
   constructor(
-    readonly config: Required<Pick<HarnessConfig, 'baseUrl' | 'accountKey' | 'scopedKeys'>>,
+    readonly config: Required<Pick<HarnessConfig, 'baseUrl' | 'accountKey' | 'scopedKeys' | 'accountKeys'>>,
     readonly profile: Profile,
     readonly http: HttpClient,
     readonly discover: Discovery,
+    /** The profile as the user gave it, before defaults: what discovery must not override. */
+    readonly given: Partial<Profile> = {},
   ) {}
 
   get accountKey(): string {
@@ -124,9 +136,14 @@ export class CheckContext {
     throw new CheckFailed(message);
   }
 
-  /** Skips the check, saying which precondition the data cannot meet. */
+  /** Skips the check, saying why it cannot be run as asked (data preconditions are {@link notApplicable}). */
   skip(reason: string): never {
     throw new CheckSkipped(reason);
+  }
+
+  /** Ends the check as not applicable: its precondition cannot be established; `profileKey` names the profile key that would enable it. */
+  notApplicable(reason: string, profileKey?: string): never {
+    throw new CheckNotApplicable(reason, profileKey);
   }
 
   /** Fails unless the condition holds. */
@@ -155,10 +172,10 @@ export class CheckContext {
     this.assert(error.status === reply.status, `${what}: error.status is ${JSON.stringify(error.status)} but the HTTP status is ${reply.status}`);
   }
 
-  /** The pagination cursor of a reply, or a skip when the list has a single page. */
+  /** The pagination cursor of a reply, or not applicable when the list has a single page. */
   nextCursor(reply: Reply, what: string): string {
     const cursor = reply.body?.pagination?.nextCursor;
-    if (typeof cursor !== 'string') this.skip(`${what} has a single page, so there is no cursor to use`);
+    if (typeof cursor !== 'string') this.notApplicable(`${what} has a single page, so there is no cursor to use`);
     return cursor;
   }
 }

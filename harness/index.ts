@@ -14,10 +14,11 @@ export { summaryLine } from './report/summary.ts';
 export { tapReport } from './report/tap.ts';
 export { textReport } from './report/text.ts';
 export type { Check, CheckResult, Flag, HarnessConfig, Profile, Report, Verdict } from './types.ts';
-export { DEFAULT_PROFILE } from './types.ts';
+export { DEFAULT_PROFILE, VERDICTS } from './types.ts';
+export { baselineLines, baselineOf, compareBaseline, parseBaseline, type Baseline, type BaselineComparison } from './baseline.ts';
 
 /** Runs the checks (all by default) against `config.baseUrl` and returns the judged report. */
 export async function runConformance(config: HarnessConfig, checks: Check[] = ALL_CHECKS, onEach?: (ran: Ran) => void): Promise<Report> {
-  const { ran, requests } = await runChecks(checks, config, onEach);
-  return judge(config.baseUrl, ran, requests);
+  const { ran, requests, plan } = await runChecks(checks, config, onEach);
+  return judge(config.baseUrl, ran, requests, plan);
 }

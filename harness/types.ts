@@ -19,16 +19,22 @@ export interface Check {
   /** The statement, as a sentence. */
   title: string;
   flags?: Flag[];
+  /** Roughly how many requests the check sends on its own (shared walks aside), for planning the run; 4 when not given. */
+  cost?: number;
   /** Sends requests and states what it expects; throws through the context to fail or skip. */
   run(t: CheckContext): Promise<void>;
 }
 
-/** The choices the spec leaves open, which the harness cannot discover. */
+/**
+ * The choices the spec leaves open. The filter names are discovered (from the server's OpenAPI
+ * document, else by probing candidate names) when the profile leaves them out; a value given here
+ * always wins over discovery.
+ */
 export interface Profile {
   /** Query parameter of the lastSeen-after filter on people and companies. */
-  lastSeenAfterParam: string;
+  lastSeenAfterParam?: string;
   /** Query parameter and value of the hot-leads filter on people. */
-  hotLeadsParam: string;
+  hotLeadsParam?: string;
   hotLeadsValue: string;
   /** Most pages a walk may take before the harness stops discovering (keeps the request count bounded). */
   maxPagesPerWalk: number;
@@ -37,8 +43,6 @@ export interface Profile {
 }
 
 export const DEFAULT_PROFILE: Profile = {
-  lastSeenAfterParam: 'last_seen_after',
-  hotLeadsParam: 'hot_leads',
   hotLeadsValue: 'true',
   maxPagesPerWalk: 25,
   exportTimeoutSeconds: 180,
@@ -49,6 +53,8 @@ export interface HarnessConfig {
   baseUrl: string;
   accountKey: string;
   scopedKeys: { domain: string; key: string }[];
+  /** Further account keys of the same account (the keys file's `accountKeys`), to check that they share its budget. */
+  accountKeys?: string[];
   profile?: Partial<Profile>;
   /** Also run `destructive` checks. */
   destructive?: boolean;
@@ -58,6 +64,14 @@ export interface HarnessConfig {
   only?: string[];
   /** The fetch to use (default: the global one). */
   fetch?: typeof fetch;
+  /** Send at most this many requests; checks that would need more are skipped. */
+  maxRequests?: number;
+  /** When the server's hourly budget is short of what the run needs, wait for its window to reopen instead of stopping. */
+  waitForBudget?: boolean;
+  /** How the harness waits (default: a timer); tests pass one that moves a clock. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Told what the harness is waiting for, when it waits for the budget. */
+  onWait?: (message: string) => void;
 }
 
 /** What running one check produced, before judging. */
@@ -65,10 +79,22 @@ export type RawOutcome =
   | { kind: 'completed' }
   | { kind: 'failed'; message: string }
   | { kind: 'skipped'; reason: string }
+  | { kind: 'not-applicable'; reason: string; profileKey?: string }
   | { kind: 'crashed'; message: string }
   | { kind: 'not-selected'; reason: string };
 
-export type Verdict = 'passed' | 'failed' | 'skipped';
+/**
+ * - `passed`: the check ran and the implementation did what the spec says.
+ * - `failed`: a proven contradiction of the spec (or an answer the check could not read).
+ * - `skipped`: the check was not run: not selected, no scoped key given, or the request budget ran out.
+ * - `n/a`: the check ran but its precondition could not be established (the data cannot show the
+ *   statement, or an open choice such as a filter name is unknown); `profileKey` names the
+ *   `--profile` key that would enable it, when one would.
+ */
+export type Verdict = 'passed' | 'failed' | 'skipped' | 'n/a';
+
+/** Every verdict, in report order. */
+export const VERDICTS: readonly Verdict[] = ['passed', 'failed', 'skipped', 'n/a'];
 
 /** A judged check. */
 export interface CheckResult {
@@ -77,8 +103,10 @@ export interface CheckResult {
   title: string;
   flags: Flag[];
   verdict: Verdict;
-  /** Why it failed or was skipped. */
+  /** Why it failed, was skipped or is not applicable. */
   detail?: string;
+  /** For `n/a`: the `--profile` key that would enable the check. */
+  profileKey?: string;
   requests: number;
   ms: number;
 }
@@ -89,4 +117,8 @@ export interface Report {
   results: CheckResult[];
   totals: Record<Verdict, number>;
   requests: number;
+  /** Set when the run did not start because the server's request budget was short: the one message to show. */
+  stopped?: string;
+  /** The run's plan: requests it expected to need and what the server had left when it started. */
+  plan?: { needed: number; remaining?: number };
 }

@@ -1,5 +1,6 @@
 import type { CheckContext } from '../context.ts';
 import type { Reply } from '../http.ts';
+import { lastSeenAfterIfKnown } from '../choices.ts';
 import type { Check } from '../types.ts';
 import { accountPeople, eventsPath, show } from './list-support.ts';
 
@@ -48,7 +49,8 @@ function nastyReplies(t: CheckContext): Promise<{ what: string; reply: Reply }[]
   return t.discover.once('errors.nasty', async () => {
     const people = await accountPeople(t);
     const someone: string = people.rows[0]?.id ?? 'harness-no-such-person';
-    const ls = encodeURIComponent(t.profile.lastSeenAfterParam);
+    // Any name will do (each input must only avoid a 5xx); the discovered one reaches the date parser.
+    const ls = encodeURIComponent((await lastSeenAfterIfKnown(t, 'people'))?.param ?? 'last_seen_after');
     const paths = [
       '/v1/people?limit=99999999999999999999999999',
       '/v1/people?limit=1e2',

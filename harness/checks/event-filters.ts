@@ -76,7 +76,7 @@ async function splitJourney(t: CheckContext, choose: (events: any[]) => Choice |
     const choice = choose(journey.rows);
     if (choice) return { person, journey, choice };
   }
-  t.skip(`none of the ${candidates.length} most active people has a journey holding events ${what}`);
+  t.notApplicable(`none of the ${candidates.length} most active people has a journey holding events ${what}`);
 }
 
 /** Walks the journey with the filter and compares it with the unfiltered journey. */

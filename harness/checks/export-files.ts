@@ -83,7 +83,7 @@ export const exportFileChecks: Check[] = [
           t.assert(missing.length === 0, `the {isHotLead:true} file misses ${missing.length} of the hot leads the people list shows, e.g. ${show(missing.slice(0, 3).map((p) => p.id))}`);
         }
       }
-      if (hotAt < 0 && idAt < 0) t.skip(`the file has neither an isHotLead nor an id column (header ${show(header, 200)}), so its rows cannot be matched with the filter; its row count held`);
+      if (hotAt < 0 && idAt < 0) t.notApplicable(`the file has neither an isHotLead nor an id column (header ${show(header, 200)}), so its rows cannot be matched with the filter; its row count held`);
     },
   },
   {
@@ -106,6 +106,31 @@ export const exportFileChecks: Check[] = [
       const days = [...exportDays(job, reply)];
       const spellings = days.flatMap((d) => [d, d.slice(6) + d.slice(4, 6) + d.slice(0, 4), d.slice(4, 6) + d.slice(6) + d.slice(0, 4)]);
       t.assert(spellings.some((s) => digits.startsWith(s)), `the download is named ${show(name)}, whose date is none of the export's days (${days.join(', ')}, from createdAt, completedAt and the download's Date)`);
+    },
+  },
+  {
+    id: 'exports.file-holds-everyone',
+    section: START,
+    title: 'The file of an export with no filters holds every person the people list shows, each once',
+    flags: ['exports'],
+    cost: 1,
+    async run(t: CheckContext) {
+      // The same job as exports.whole-dataset: its rowCount may be right while the rows are not the right people.
+      const job = await fullExport(t);
+      const reply = await fileOf(t, job);
+      t.status(reply, 200, 'GET downloadUrl of the unfiltered export without an API key');
+      const [header = [], ...rows] = recordsOf(t, reply, 'the unfiltered download');
+      const idAt = header.findIndex((h) => ['id', 'personid'].includes(normalize(h)));
+      if (idAt < 0) t.notApplicable(`the file has no id column (header ${show(header, 200)}), so its rows cannot be matched with people`);
+      const ids = rows.map((row) => row[idAt]);
+      const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+      t.assert(twice.length === 0, `the unfiltered file holds ${twice.length} people twice, e.g. ${show(twice.slice(0, 3))}`);
+      const people = await accountPeople(t);
+      if (!people.complete) t.notApplicable(`the people list could not be walked to its end within ${t.profile.maxPagesPerWalk} pages, so who must be in the file is not known`);
+      if (job.final.partial === true) t.notApplicable('the export is partial (its meaning is not shown), so it need not hold everyone');
+      const inFile = new Set(ids);
+      const missing = people.rows.filter((p) => !inFile.has(p?.id));
+      t.assert(missing.length === 0, `the unfiltered file misses ${missing.length} of the ${people.rows.length} people the people list shows, e.g. ${show(missing.slice(0, 3).map((p) => p?.id))}`);
     },
   },
 ];

@@ -1,4 +1,5 @@
 import type { CheckContext, Walk } from '../context.ts';
+import { cutOf, hotLeads, lastSeenAfter, origin } from '../choices.ts';
 import type { Check } from '../types.ts';
 import { accountCompanies, accountPeople, assertPage, domainsOf, domainWithin, eventsPath, instant, longestJourney, show, withQuery } from './list-support.ts';
 
@@ -50,7 +51,7 @@ export const filtersChecks: Check[] = [
         const subs = [...domains.keys()].filter((e) => e.endsWith(`.${d}`)).length;
         if (subs > best) [parent, best] = [d, subs];
       }
-      if (!parent) t.skip(`no domain among the people (${[...domains.keys()].join(', ')}) has a subdomain that is also tracked`);
+      if (!parent) t.notApplicable(`no domain among the people (${[...domains.keys()].join(', ')}) has a subdomain that is also tracked`);
       const path = withQuery('/v1/people', { domain: parent });
       const walk = await filtered(t, path);
       walk.rows.forEach((p, i) => t.assert(domainWithin(p?.domain, parent), `GET ${path}: row ${i} (${p?.id}) has domain ${show(p?.domain)}, neither ${parent} nor a subdomain of it`));
@@ -70,7 +71,7 @@ export const filtersChecks: Check[] = [
     async run(t: CheckContext) {
       const all = await accountPeople(t);
       const domains = domainsOf(all);
-      if (domains.size === 0) t.skip('no person carries a domain');
+      if (domains.size === 0) t.notApplicable('no person carries a domain');
       const known = [...domains.keys()];
       // Prefer a domain with a real look-alike (badexample.com beside example.com); else the most common one.
       const withLookalike = known.find((d) => known.some((e) => e !== d && e.endsWith(d) && !e.endsWith(`.${d}`)));
@@ -88,7 +89,7 @@ export const filtersChecks: Check[] = [
         const wrong = reply.body.data.filter((p: any) => !domainWithin(p?.domain, probe));
         t.assert(wrong.length === 0, `GET /v1/people?domain=${probe} returns ${wrong.length} people of other domains, e.g. ${show(wrong.slice(0, 3).map((p: any) => p?.domain))}`);
       }
-      if (!withLookalike && probes.length === 0) t.skip('no real or synthetic look-alike domain could be formed');
+      if (!withLookalike && probes.length === 0) t.notApplicable('no real or synthetic look-alike domain could be formed');
     },
   },
   {
@@ -103,7 +104,7 @@ export const filtersChecks: Check[] = [
         if (!refs.has(p.clientRef)) refs.set(p.clientRef, new Set());
         if (typeof p.domain === 'string') refs.get(p.clientRef)!.add(p.domain);
       }
-      if (refs.size === 0) t.skip('no person carries a clientRef');
+      if (refs.size === 0) t.notApplicable('no person carries a clientRef');
       // The reference spread over the most domains shows whether the filter covers all of them.
       const [ref, refDomains] = [...refs.entries()].sort((a, b) => b[1].size - a[1].size)[0]!;
       const path = withQuery('/v1/people', { client_ref: ref });
@@ -129,7 +130,7 @@ export const filtersChecks: Check[] = [
       const { person, walk: journey } = await longestJourney(t);
       const counts = new Map<string, number>();
       for (const e of journey.rows) if (typeof e?.eventType === 'string') counts.set(e.eventType, (counts.get(e.eventType) ?? 0) + 1);
-      if (counts.size < 2) t.skip(`the longest journey found holds ${counts.size} kind(s) of event; narrowing needs two`);
+      if (counts.size < 2) t.notApplicable(`the longest journey found holds ${counts.size} kind(s) of event; narrowing needs two`);
       // A rare type, preferring a form submission: the narrowed list is then clearly a strict subset.
       const type = counts.has('form_submission') ? 'form_submission' : [...counts.entries()].sort((a, b) => a[1] - b[1])[0]![0];
       const path = withQuery(eventsPath(person.id), { event_type: type });
@@ -163,19 +164,21 @@ export const filtersChecks: Check[] = [
       title: `The lastSeen-after filter on ${list} returns exactly the rows whose lastSeen is strictly after the instant`,
       async run(t: CheckContext) {
         const all = list === 'people' ? await accountPeople(t) : await accountCompanies(t);
-        const times = all.rows.map((r) => r?.lastSeen).filter((v): v is string => !Number.isNaN(instant(v)));
-        if (new Set(times).size < 2) t.skip(`fewer than two distinct lastSeen values among ${list}`);
-        const sorted = [...times].sort((a, b) => instant(a) - instant(b));
-        const median = sorted[Math.floor(sorted.length / 2)]!;
-        const cut = instant(median);
-        const path = withQuery(`/v1/${list}`, { [t.profile.lastSeenAfterParam]: median });
+        // The instant needs rows on both sides, or the filter could not show: the median distinct value, never the newest.
+        const cutAt = cutOf(all.rows);
+        if (!cutAt) t.notApplicable(`the ${all.rows.length} ${list} show fewer than two distinct lastSeen values, so no instant has rows on both sides`);
+        const name = await lastSeenAfter(t, list);
+        const cut = instant(cutAt);
+        const path = withQuery(`/v1/${list}`, { [name.param]: cutAt });
         const walk = await filtered(t, path);
-        walk.rows.forEach((r, i) => t.assert(instant(r?.lastSeen) > cut, `GET ${path}: row ${i} (${r?.id}) has lastSeen ${show(r?.lastSeen)}, not after ${median}`));
-        // The walk is lastSeen-descending, so every row after the median is within what was walked.
         const expected = all.rows.filter((r) => instant(r?.lastSeen) > cut);
-        t.assert(expected.length > 0, `no ${list} after the median ${median}`);
-        assertIncludes(t, walk, expected, `GET ${path}`, `whose lastSeen is after ${median}`);
-        if (walk.complete) t.assert(walk.rows.length === expected.length, `GET ${path}: returns ${walk.rows.length} rows, ${expected.length} have lastSeen after ${median}`);
+        if (all.complete && walk.complete && walk.rows.length === all.rows.length) {
+          t.fail(`${name.param} (named by ${origin(name)}) is ignored: GET ${path} returns all ${all.rows.length} ${list}, though only ${expected.length} were seen after ${cutAt}`);
+        }
+        walk.rows.forEach((r, i) => t.assert(instant(r?.lastSeen) > cut, `GET ${path}: row ${i} (${r?.id}) has lastSeen ${show(r?.lastSeen)}, not after ${cutAt}`));
+        // The walk is lastSeen-descending, so every row after the cut is within what was walked.
+        assertIncludes(t, walk, expected, `GET ${path}`, `whose lastSeen is after ${cutAt}`);
+        if (walk.complete) t.assert(walk.rows.length === expected.length, `GET ${path}: returns ${walk.rows.length} rows, ${expected.length} have lastSeen after ${cutAt}`);
       },
     }),
   ),
@@ -186,10 +189,14 @@ export const filtersChecks: Check[] = [
     async run(t: CheckContext) {
       const all = await accountPeople(t);
       const hot = all.rows.filter((p) => p?.isHotLead === true);
-      if (hot.length === 0) t.skip('no person is a hot lead');
-      if (hot.length === all.rows.length) t.skip('every person is a hot lead, so the filter cannot be told from none');
-      const path = withQuery('/v1/people', { [t.profile.hotLeadsParam]: t.profile.hotLeadsValue });
+      if (hot.length === 0) t.notApplicable('no person is a hot lead, so the filter has nothing to keep');
+      if (hot.length === all.rows.length) t.notApplicable('every person is a hot lead, so the filter cannot be told from none');
+      const name = await hotLeads(t);
+      const path = withQuery('/v1/people', { [name.param]: name.value });
       const walk = await filtered(t, path);
+      if (all.complete && walk.complete && walk.rows.length === all.rows.length) {
+        t.fail(`${name.param}=${name.value} (named by ${origin(name)}) is ignored: GET ${path} returns all ${all.rows.length} people, though ${hot.length} are hot leads`);
+      }
       walk.rows.forEach((p, i) => t.assert(p?.isHotLead === true, `GET ${path}: row ${i} (${p?.id}) has isHotLead ${show(p?.isHotLead)}`));
       assertIncludes(t, walk, hot, `GET ${path}`, 'with isHotLead true');
       assertSubset(t, walk, all, `GET ${path}`);
@@ -201,10 +208,11 @@ export const filtersChecks: Check[] = [
     title: 'A lastSeen-after value that is not an ISO 8601 date answers 400 validation_error with the error envelope, on people and on companies',
     async run(t: CheckContext) {
       // Neither is a date in any reading: ignoring such a value would quietly return every row.
-      for (const list of ['people', 'companies']) {
+      for (const list of ['people', 'companies'] as const) {
+        const name = await lastSeenAfter(t, list);
         for (const value of ['not-a-date', '2026-13-45']) {
-          const path = withQuery(`/v1/${list}`, { [t.profile.lastSeenAfterParam]: value, limit: 1 });
-          t.error(await t.get(path), 400, 'validation_error', `GET ${path}`);
+          const path = withQuery(`/v1/${list}`, { [name.param]: value, limit: 1 });
+          t.error(await t.get(path), 400, 'validation_error', `GET ${path} (${name.param} named by ${origin(name)})`);
         }
       }
     },
@@ -214,11 +222,12 @@ export const filtersChecks: Check[] = [
     section: PEOPLE,
     title: 'A hot-leads value that is not a boolean answers 400 validation_error with the error envelope',
     async run(t: CheckContext) {
+      const name = await hotLeads(t);
       // The spec shows neither the name nor the type; only a boolean flag has values that are clearly malformed.
-      if (!/^(true|false|1|0|yes|no)$/i.test(t.profile.hotLeadsValue)) t.skip(`the profile's hot-leads value ${show(t.profile.hotLeadsValue)} is not a boolean, so which values are malformed is not known`);
+      if (!/^(true|false|1|0|yes|no)$/i.test(name.value)) t.notApplicable(`the hot-leads value ${show(name.value)} is not a boolean, so which values are malformed is not known`, 'hotLeadsValue');
       for (const value of ['maybe', 'tru']) {
-        const path = withQuery('/v1/people', { [t.profile.hotLeadsParam]: value, limit: 1 });
-        t.error(await t.get(path), 400, 'validation_error', `GET ${path}`);
+        const path = withQuery('/v1/people', { [name.param]: value, limit: 1 });
+        t.error(await t.get(path), 400, 'validation_error', `GET ${path} (${name.param} named by ${origin(name)})`);
       }
     },
   },

@@ -1,4 +1,5 @@
 import type { CheckContext, Walk } from '../context.ts';
+import { lastSeenAfterIfKnown } from '../choices.ts';
 import type { Check } from '../types.ts';
 import { SECTION, withQuery, eventsPath, domainsOf, domainWithin, show, instant, assertPage, accountPeople, accountCompanies, longestJourney, walkPages, assertSameRows, assertDescending, cursorOf, flipMiddle, SMALL, SMALL_PAGES } from './list-support.ts';
 
@@ -14,7 +15,7 @@ export const pagingChecks: Check[] = [
       const people = await accountPeople(t);
       const one = await t.get('/v1/people?limit=1');
       assertPage(t, one, 'GET /v1/people?limit=1', 1);
-      if (people.rows.length === 0) t.skip('the account has no people');
+      if (people.rows.length === 0) t.notApplicable('the account has no people');
       t.assert(one.body.data.length === 1, `GET /v1/people?limit=1 returned ${one.body.data.length} rows though the account has people`);
       if (people.rows.length > 1) t.assert(typeof one.body.pagination.nextCursor === 'string', 'GET /v1/people?limit=1 has no nextCursor though the account has more than one person');
       const first = people.pages[0]!;
@@ -89,7 +90,7 @@ export const pagingChecks: Check[] = [
       title: `Paging ${list} by ${SMALL} gives the same rows in the same order as paging by 100: no duplicates, no gaps`,
       async run(t: CheckContext) {
         const big = await accountList(t, list);
-        if (big.rows.length <= SMALL) t.skip(`the account has ${big.rows.length} ${list}, not more than one page of ${SMALL}`);
+        if (big.rows.length <= SMALL) t.notApplicable(`the account has ${big.rows.length} ${list}, not more than one page of ${SMALL}`);
         const small = await walkPages(t, `/v1/${list}`, SMALL, SMALL_PAGES);
         assertSameRows(t, small, SMALL, big, 'id', `GET /v1/${list}`);
       },
@@ -101,7 +102,7 @@ export const pagingChecks: Check[] = [
     title: `Paging a journey by ${SMALL} gives the same events in the same order as paging by 100: no duplicates, no gaps`,
     async run(t: CheckContext) {
       const { person, walk: big } = await longestJourney(t);
-      if (big.rows.length <= SMALL) t.skip(`the longest journey found has ${big.rows.length} events, not more than one page of ${SMALL}`);
+      if (big.rows.length <= SMALL) t.notApplicable(`the longest journey found has ${big.rows.length} events, not more than one page of ${SMALL}`);
       const small = await walkPages(t, eventsPath(person.id), SMALL, SMALL_PAGES);
       assertSameRows(t, small, SMALL, big, 'eventId', `GET ${eventsPath(person.id)}`);
     },
@@ -113,7 +114,7 @@ export const pagingChecks: Check[] = [
       title: `${list === 'people' ? 'People' : 'Companies'} are ordered by lastSeen descending across pages`,
       async run(t: CheckContext) {
         const walk = await accountList(t, list);
-        if (walk.rows.length < 2) t.skip(`fewer than two ${list}`);
+        if (walk.rows.length < 2) t.notApplicable(`fewer than two ${list}`);
         assertDescending(t, walk, 'lastSeen', `GET /v1/${list}`);
       },
     }),
@@ -137,7 +138,7 @@ export const pagingChecks: Check[] = [
         if (direction === 0) direction = step;
         t.assert(step === direction, `${what}: event ${i} (${walk.rows[i].timestamp}) breaks the ${direction < 0 ? 'descending' : 'ascending'} order set by earlier events (previous ${walk.rows[i - 1].timestamp})`);
       }
-      if (direction === 0) t.skip('the journey has no two events with different timestamps');
+      if (direction === 0) t.notApplicable('the journey has no two events with different timestamps');
     },
   },
   {
@@ -175,7 +176,7 @@ export const pagingChecks: Check[] = [
         t.assert(!('nextCursor' in reply.body.pagination), `${what}: a page holding exactly the last ${lastRows} rows carries a nextCursor (to an empty page)`);
         checked++;
       }
-      if (checked === 0) t.skip('no list could be walked to its end within the page budget');
+      if (checked === 0) t.notApplicable('no list could be walked to its end within the page budget');
     },
   },
   {
@@ -184,7 +185,7 @@ export const pagingChecks: Check[] = [
     title: 'Passing nextCursor returns the page that follows exactly where the previous one ended',
     async run(t: CheckContext) {
       const big = await accountPeople(t);
-      if (big.rows.length < 4) t.skip('fewer than four people');
+      if (big.rows.length < 4) t.notApplicable('fewer than four people');
       const first = await t.get('/v1/people?limit=3');
       assertPage(t, first, 'GET /v1/people?limit=3', 3);
       const cursor = t.nextCursor(first, 'GET /v1/people?limit=3');
@@ -244,7 +245,7 @@ export const pagingChecks: Check[] = [
       const people = await accountPeople(t);
       const domains = [...domainsOf(people).entries()].sort((a, b) => b[1] - a[1]).map(([d]) => d);
       const domain = domains[0];
-      if (!domain) t.skip('no person carries a domain');
+      if (!domain) t.notApplicable('no person carries a domain');
       const path = withQuery('/v1/people', { domain });
       const cursor = await cursorOf(t, path, `GET ${path}&limit=1`);
       // The cursor is good where it was issued …
@@ -256,8 +257,10 @@ export const pagingChecks: Check[] = [
         t.error(await t.get(withQuery('/v1/people', { domain: other, limit: 1, cursor })), 400, 'invalid_cursor', `GET /v1/people?domain=${other} with a cursor issued for domain=${domain}`);
       }
       const after = people.rows[Math.floor(people.rows.length / 2)]?.lastSeen;
-      if (typeof after === 'string') {
-        const lsPath = withQuery('/v1/people', { [t.profile.lastSeenAfterParam]: after });
+      // Only with a known lastSeen-after name: an unknown parameter may be refused for being unknown.
+      const lastSeen = await lastSeenAfterIfKnown(t, 'people');
+      if (typeof after === 'string' && lastSeen) {
+        const lsPath = withQuery('/v1/people', { [lastSeen.param]: after });
         t.error(await t.get(withQuery(lsPath, { limit: 1, cursor })), 400, 'invalid_cursor', `GET ${lsPath} with a cursor issued for domain=${domain}`);
       }
     },

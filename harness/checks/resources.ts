@@ -29,7 +29,7 @@ export const resourceChecks: Check[] = [
     async run(t: CheckContext) {
       const rows = await somePeople(t);
       const withData = rows.filter((row) => row.companyData !== undefined && row.companyData !== null);
-      if (withData.length === 0) t.skip('no person walked carries companyData');
+      if (withData.length === 0) t.notApplicable('no person walked carries companyData');
       report(t, withData.flatMap((row) => fieldProblems(row.companyData, COMPANY_DATA, `companyData of person ${row.id}`)));
     },
   },
@@ -116,7 +116,7 @@ export const resourceChecks: Check[] = [
         ...others.flatMap((e) => ['clickElement', 'clickHref'].filter((k) => carries(e, k)).map((k) => `${e.eventType} event ${e.eventId} carries ${k} ${JSON.stringify(e[k])}`)),
       ];
       report(t, problems);
-      if (clicks.length === 0) t.skip(`the sampled journeys hold no click event (only ${[...new Set(events.map((e) => e.eventType))].join(', ')}); the non-click part held`);
+      if (clicks.length === 0) t.notApplicable(`the sampled journeys hold no click event (only ${[...new Set(events.map((e) => e.eventType))].join(', ')}); the non-click part held`);
     },
   },
   {
@@ -126,7 +126,7 @@ export const resourceChecks: Check[] = [
     async run(t: CheckContext) {
       const events = await someEvents(t);
       const withScroll = events.filter((e) => carries(e, 'scrollPercentage'));
-      if (withScroll.length === 0) t.skip('no sampled event carries scrollPercentage');
+      if (withScroll.length === 0) t.notApplicable('no sampled event carries scrollPercentage');
       report(t, [
         ...withScroll
           .filter((e) => !Number.isInteger(e.scrollPercentage) || e.scrollPercentage < 0 || e.scrollPercentage > 100)
@@ -141,7 +141,7 @@ export const resourceChecks: Check[] = [
     title: 'The events response names its person: person has id (the path id), firstName, lastName, email and company matching the Person',
     async run(t: CheckContext) {
       const { journeys } = await eventSample(t);
-      if (journeys.length === 0) t.skip('no person to read a journey of');
+      if (journeys.length === 0) t.notApplicable('no person to read a journey of');
       const problems: string[] = [];
       for (const { person, path, reply } of journeys) {
         const summary = reply.body?.person;

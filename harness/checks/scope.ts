@@ -20,7 +20,7 @@ async function otherDomain(t: CheckContext, scope: string): Promise<string> {
     const fromPeople = [...domainsOf(all).entries()].filter(([d]) => unrelated(d)).sort((a, b) => b[1] - a[1])[0]?.[0];
     const fromKeys = t.config.scopedKeys.map((s) => s.domain).find(unrelated);
     const other = fromPeople ?? fromKeys;
-    if (!other) t.skip(`no tracked domain besides ${scope} and its relatives`);
+    if (!other) t.notApplicable(`no tracked domain besides ${scope} and its relatives`);
     return other;
   });
 }
@@ -33,7 +33,7 @@ export const scopeChecks: Check[] = [
     flags: ['scoped'],
     async run(t: CheckContext) {
       const { domain, walk } = await scopedPeople(t);
-      if (walk.rows.length === 0) t.skip(`the ${domain} key lists no one, so there is nothing to check`);
+      if (walk.rows.length === 0) t.notApplicable(`the ${domain} key lists no one, so there is nothing to check`);
       walk.rows.forEach((p, i) => t.assert(domainWithin(p?.domain, domain), `GET /v1/people with the ${domain} key: row ${i} (${p?.id}) has domain ${show(p?.domain)}`));
       const all = await accountPeople(t);
       if (all.complete) t.assert(walk.rows.length < all.rows.length || all.rows.every((p) => domainWithin(p?.domain, domain)), `the ${domain} key lists all ${all.rows.length} people of the account, not only its own`);
@@ -50,7 +50,7 @@ export const scopeChecks: Check[] = [
       const path = withQuery('/v1/people', { domain });
       const family = await t.discover.walk(path, t.accountKey);
       family.pages.forEach((r, i) => assertPage(t, r, `GET ${path}, page ${i + 1}`, 100));
-      if (family.rows.length === 0) t.skip(`the account key lists no one under domain=${domain}, so there is no one the ${domain} key must list`);
+      if (family.rows.length === 0) t.notApplicable(`the account key lists no one under domain=${domain}, so there is no one the ${domain} key must list`);
       const mine = new Set(walk.rows.map((p) => p?.id));
       const theirs = new Set(family.rows.map((p) => p?.id));
       // Each side is known in full only when its walk ended within the profile's page limit.
@@ -81,7 +81,7 @@ export const scopeChecks: Check[] = [
     async run(t: CheckContext) {
       const { domain, key, walk } = await scopedPeople(t);
       const sub = [...domainsOf(walk).keys()].find((d) => d !== domain && domainWithin(d, domain));
-      if (!sub) t.skip(`the ${domain} key lists no one attributed to a subdomain of ${domain}`);
+      if (!sub) t.notApplicable(`the ${domain} key lists no one attributed to a subdomain of ${domain}`);
       const path = withQuery('/v1/people', { domain: sub, limit: 100 });
       const reply = await t.get(path, { key });
       assertPage(t, reply, `GET ${path} with the ${domain} key`, 100);
@@ -103,11 +103,11 @@ export const scopeChecks: Check[] = [
     flags: ['scoped'],
     async run(t: CheckContext) {
       const { domain, key, walk } = await scopedPeople(t);
-      if (!walk.complete) t.skip(`the ${domain} key's people could not be walked to the end, so no one is known to be outside`);
+      if (!walk.complete) t.notApplicable(`the ${domain} key's people could not be walked to the end, so no one is known to be outside`);
       const all = await accountPeople(t);
       const inside = new Set(walk.rows.map((p) => p.id));
       const outsider = all.rows.find((p) => !inside.has(p.id) && !domainWithin(p.domain, domain)) ?? all.rows.find((p) => !inside.has(p.id));
-      if (!outsider) t.skip(`every person the account key lists is also listed by the ${domain} key`);
+      if (!outsider) t.notApplicable(`every person the account key lists is also listed by the ${domain} key`);
       // Control: the key does read people in its scope.
       const insider = walk.rows[0];
       if (insider) {
@@ -169,7 +169,7 @@ export const scopeChecks: Check[] = [
         }
       }
       ref ??= all.rows.find(foreign)?.clientRef;
-      if (!ref) t.skip(`no person or event of a client other than the ${domain} key's own carries a clientRef`);
+      if (!ref) t.notApplicable(`no person or event of a client other than the ${domain} key's own carries a clientRef`);
       const paths = [withQuery('/v1/people', { client_ref: ref, limit: 100 })];
       const person = insider ?? walk.rows[0];
       if (person) paths.push(withQuery(eventsPath(person.id), { client_ref: ref, limit: 100 }));
@@ -187,7 +187,7 @@ export const scopeChecks: Check[] = [
         t.assert(leaked.length === 0, `${what}: returns ${leaked.length} rows of another client, e.g. ${show(leaked.slice(0, 3).map((r: any) => ({ domain: r?.domain, clientRef: r?.clientRef })), 200)}`);
         t.assert(reply.body.data.length === 0, `${what}: returns ${reply.body.data.length} rows of its own domain, which client ${ref} does not cover (the filter was dropped, not applied within the scope)`);
       }
-      if (!insider) t.skip(`none of the ${domain} key's 20 most active people has events of another client, so an events leak could not show; the people list held`);
+      if (!insider) t.notApplicable(`none of the ${domain} key's 20 most active people has events of another client, so an events leak could not show; the people list held`);
     },
   },
   {
@@ -197,7 +197,7 @@ export const scopeChecks: Check[] = [
     flags: ['scoped'],
     async run(t: CheckContext) {
       const { domain, key, walk } = await scopedPeople(t);
-      if (walk.rows.length === 0) t.skip(`the ${domain} key lists no one`);
+      if (walk.rows.length === 0) t.notApplicable(`the ${domain} key lists no one`);
       // Look for an in-scope person whose journey, as the account sees it, crosses into other
       // domains: only there can a leak show. The most active people are tried first.
       const candidates = [...walk.rows].sort((a, b) => (Number(b.visitCount) || 0) - (Number(a.visitCount) || 0)).slice(0, 20);
@@ -220,8 +220,8 @@ export const scopeChecks: Check[] = [
         );
         seen += reply.body.data.length;
       }
-      if (seen === 0) t.skip(`the ${domain} key's most active people show no events`);
-      if (!crossing) t.skip(`none of the ${domain} key's 20 most active people has events on other domains, so a leak could not show`);
+      if (seen === 0) t.notApplicable(`the ${domain} key's most active people show no events`);
+      if (!crossing) t.notApplicable(`none of the ${domain} key's 20 most active people has events on other domains, so a leak could not show`);
     },
   },
   {

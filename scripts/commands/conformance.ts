@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
-import type { Profile } from '../../harness/index.ts';
+import type { Baseline, Profile, Report } from '../../harness/index.ts';
 import { CliError, reason } from './errors.ts';
-import { collect } from './options.ts';
+import { collect, wholeNumber } from './options.ts';
 import { addWebhookOptions, withWebhookChecks, type ConformanceWebhookFlags } from '../webhooks/conformance-webhooks.ts';
 
 interface ConformanceFlags extends ConformanceWebhookFlags {
@@ -16,13 +16,22 @@ interface ConformanceFlags extends ConformanceWebhookFlags {
   destructive: boolean;
   slow: boolean;
   only?: string[];
+  waitForBudget: boolean;
+  maxRequests?: number;
+  baseline?: string;
+  updateBaseline: boolean;
 }
 
 interface KeysFile {
   baseUrl: string;
   accountKey: string;
   scopedKeys?: { domain: string; key: string }[];
+  /** Further account keys of the same account: the shared-budget check needs two. */
+  accountKeys?: string[];
 }
+
+/** Exit status when the run did not start because the server's request budget was short. */
+const BUDGET_SHORT = 3;
 
 const FORMATS = ['text', 'tap', 'json', 'junit'];
 
@@ -43,6 +52,10 @@ export function registerConformance(program: Command): void {
     .option('--destructive', 'also run checks that exhaust limits (hourly budget, export slots)', false)
     .option('--slow', "also run checks that wait on the server's clock (900 s link expiry)", false)
     .option('--only <prefix>', 'run only checks whose id starts with this (repeatable)', collect(String))
+    .option('--wait-for-budget', "when the server's hourly budget is short of what the run needs, wait for the window to reopen instead of stopping", false)
+    .option('--max-requests <n>', 'send at most N requests; checks that would need more are skipped', wholeNumber(0, 1_000_000_000))
+    .option('--baseline <file>', 'known failures by check id (JSON): exit 0 when only those fail, 1 on a new failure or an unexpected pass')
+    .option('--update-baseline', 'write this run\'s failures to the --baseline file', false)
     .action((flags: ConformanceFlags) => conformance(flags));
 }
 
@@ -68,11 +81,42 @@ async function conformance(flags: ConformanceFlags): Promise<void> {
   const scopedKeys = flags.scopedKey ?? (file?.scopedKeys ?? []).map(({ domain, key }) => ({ domain, key }));
   const profile = flags.profile === undefined ? undefined : readJson<Partial<Profile>>('--profile', flags.profile);
   // Loaded here, not with the command line: the other commands do not need the harness.
-  const { ALL_CHECKS, jsonReport, junitReport, runConformance, tapReport, textReport } = await import('../../harness/index.ts');
+  const { ALL_CHECKS, baselineLines, baselineOf, compareBaseline, jsonReport, junitReport, parseBaseline, runConformance, tapReport, textReport } = await import('../../harness/index.ts');
+  if (flags.updateBaseline && !flags.baseline) throw new CliError('--update-baseline needs --baseline FILE');
+  // A baseline that does not exist yet is written by --update-baseline; otherwise it must be readable.
+  let baseline: Baseline | undefined;
+  if (flags.baseline && !(flags.updateBaseline && !existsSync(flags.baseline))) {
+    try {
+      baseline = parseBaseline(readJson<unknown>('--baseline', flags.baseline));
+    } catch (error) {
+      throw error instanceof CliError ? error : new CliError(`--baseline ${flags.baseline}: ${reason(error)}`);
+    }
+  }
   const render = { text: textReport, tap: tapReport, json: jsonReport, junit: junitReport }[flags.format];
-  const report = await withWebhookChecks(flags, (webhookChecks) => runConformance({ baseUrl, accountKey, scopedKeys, profile, destructive: flags.destructive, slow: flags.slow, only: flags.only }, [...ALL_CHECKS, ...webhookChecks]));
+  const budget = { accountKeys: file?.accountKeys ?? [], maxRequests: flags.maxRequests, waitForBudget: flags.waitForBudget, onWait: (message: string) => console.error(message) };
+  const report = await withWebhookChecks(flags, (webhookChecks) => runConformance({ baseUrl, accountKey, scopedKeys, profile, destructive: flags.destructive, slow: flags.slow, only: flags.only, ...budget }, [...ALL_CHECKS, ...webhookChecks]));
+  if (report.stopped) {
+    // One clear message instead of a report of checks that never ran.
+    console.error(report.stopped);
+    process.exitCode = BUDGET_SHORT;
+    return;
+  }
   const output = render(report);
   console.log(output);
   if (flags.out) writeFileSync(flags.out, `${output}\n`);
-  process.exitCode = report.totals.failed > 0 ? 1 : 0;
+  process.exitCode = exitCode(report, flags, baseline, { baselineLines, baselineOf, compareBaseline });
+}
+
+/** The exit status: failures decide it, or with a baseline only what changed; --update-baseline rewrites the file and exits 0. */
+function exitCode(report: Report, flags: ConformanceFlags, baseline: Baseline | undefined, harness: Pick<typeof import('../../harness/index.ts'), 'baselineLines' | 'baselineOf' | 'compareBaseline'>): number {
+  if (flags.baseline && flags.updateBaseline) {
+    const written = harness.baselineOf(report);
+    writeFileSync(flags.baseline, `${JSON.stringify(written, null, 2)}\n`);
+    console.error(`Baseline ${flags.baseline}: ${Object.keys(written.failures).length} known failure(s) written.`);
+    return 0;
+  }
+  if (!flags.baseline || !baseline) return report.totals.failed > 0 ? 1 : 0;
+  const comparison = harness.compareBaseline(report, baseline);
+  for (const line of harness.baselineLines(comparison, flags.baseline)) console.error(line);
+  return comparison.ok ? 0 : 1;
 }

@@ -6,7 +6,7 @@ import { RUNTIMES, runtimeCommand, type Runtime } from '../../scripts/runtime-co
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, serve, type Api, type RunningServer } from '../../adapters/node/index.ts';
 import { ALL_CHECKS } from '../../harness/index.ts';
-import { VARIANTS } from '../../harness/variants/index.ts';
+import { VARIANTS } from './variants/index.ts';
 import { seedAccount } from './support.ts';
 
 /**
@@ -17,7 +17,7 @@ import { seedAccount } from './support.ts';
 
 /** A variant the auth checks catch: 403 where a missing key is due 401. */
 const BROKEN = VARIANTS.find((v) => v.id === 'missing-key-403')!;
-const CLOSING = /^(\d+) passed, (\d+) failed, (\d+) skipped$/;
+const CLOSING = /^(\d+) passed, (\d+) failed, (\d+) skipped, (\d+) n\/a$/;
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-harness-cli-'));
 let api: Api;
@@ -71,15 +71,15 @@ afterAll(async () => {
 });
 
 describe.concurrent.each([...RUNTIMES])('the harness CLI under %s', (runtime) => {
-  it('passes the real server: exit 0, closing line N passed, 0 failed, N skipped', async () => {
+  it('passes the real server: exit 0, closing line N passed, 0 failed, N skipped, N n/a', async () => {
     const { code, stdout, stderr } = await cli(runtime, ['--keys', keyFiles[runtime].full]);
     const closing = CLOSING.exec(lastLine(stdout));
     expect(closing, `no closing line in:\n${stdout}\n${stderr}`).not.toBeNull();
     expect(code, `${stdout}\n${stderr}`).toBe(0);
-    const [, passed, failed, skipped] = closing!.map(Number);
+    const [, passed, failed, skipped, na] = closing!.map(Number);
     expect(failed, stdout).toBe(0);
     expect(passed).toBeGreaterThan(0);
-    expect(passed! + skipped!).toBe(ALL_CHECKS.length);
+    expect(passed! + skipped! + na!).toBe(ALL_CHECKS.length);
   }, 180_000);
 
   it('writes well-formed TAP, JSON and JUnit', async () => {
@@ -93,11 +93,11 @@ describe.concurrent.each([...RUNTIMES])('the harness CLI under %s', (runtime) =>
     const points = tapLines.filter((l) => /^(not )?ok \d+ /.test(l));
     expect(points).toHaveLength(ALL_CHECKS.length);
     expect(points.filter((l) => l.startsWith('not ok'))).toEqual([]);
-    expect(tapLines.at(-1)).toMatch(/^# \d+ passed, 0 failed, \d+ skipped$/);
+    expect(tapLines.at(-1)).toMatch(/^# \d+ passed, 0 failed, \d+ skipped, \d+ n\/a$/);
 
     const report = JSON.parse(json!.stdout);
     expect(report.totals.failed).toBe(0);
-    expect(report.totals.passed + report.totals.skipped).toBe(ALL_CHECKS.length);
+    expect(report.totals.passed + report.totals.skipped + report.totals['n/a']).toBe(ALL_CHECKS.length);
     expect(report.results).toHaveLength(ALL_CHECKS.length);
     expect(report.results.filter((r: { id: string; verdict: string }) => r.id.startsWith('auth.')).every((r: { verdict: string }) => r.verdict === 'passed')).toBe(true);
 
@@ -113,7 +113,7 @@ describe.concurrent.each([...RUNTIMES])('the harness CLI under %s', (runtime) =>
   it(`exits 1 against a broken variant (${BROKEN.id})`, async () => {
     const { code, stdout, stderr } = await cli(runtime, ['--keys', keyFiles[runtime].broken, '--only', 'auth.']);
     expect(code, `${stdout}\n${stderr}`).toBe(1);
-    expect(lastLine(stdout)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
+    expect(lastLine(stdout)).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped, \d+ n\/a$/);
     expect(stdout).toContain('FAIL auth.missing-key-401');
   }, 180_000);
 });

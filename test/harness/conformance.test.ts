@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Api } from '../../adapters/node/index.ts';
 import { ALL_CHECKS, runConformance, summaryLine, type Flag, type HarnessConfig, type Report } from '../../harness/index.ts';
-import { VARIANTS, type FetchHandler, type Variant } from '../../harness/variants/index.ts';
+import { VARIANTS, type FetchHandler, type Variant } from './variants/index.ts';
+import { renamedFilters } from './variants/renamed.ts';
 import { fastClock, PACED_EXPORTS, pool, startServer } from './support.ts';
 
 /**
@@ -26,12 +27,18 @@ interface Run {
   faults: unknown[];
 }
 
+/** How the server is set up: the demo's people (150 by default), mounted under a prefix or not. */
+interface Setup {
+  people?: number;
+  prefix?: string;
+}
+
 /** Seeds a fresh server (through `wrap` when given), runs the harness against it and stops it. */
-async function conformance(config: Pick<HarnessConfig, 'only' | 'destructive' | 'slow'>, wrap?: (api: Api) => FetchHandler): Promise<Run> {
+async function conformance(config: Pick<HarnessConfig, 'only' | 'destructive' | 'slow' | 'profile'>, wrap?: (api: Api) => FetchHandler, setup: Setup = {}): Promise<Run> {
   const started = performance.now();
-  const served = await startServer({ wrap, clock: config.slow ? fastClock() : undefined, exports: config.destructive ? PACED_EXPORTS : undefined });
+  const served = await startServer({ wrap, clock: config.slow ? fastClock() : undefined, exports: config.destructive ? PACED_EXPORTS : undefined, ...setup });
   try {
-    const report = await runConformance({ baseUrl: served.baseUrl, accountKey: served.accountKey, scopedKeys: served.scopedKeys, ...config });
+    const report = await runConformance({ baseUrl: served.baseUrl, accountKey: served.accountKey, scopedKeys: served.scopedKeys, accountKeys: served.accountKeys, ...config });
     return { report, ms: performance.now() - started, faults: served.faults };
   } finally {
     await served.close();
@@ -55,10 +62,20 @@ const describeFailures = (report: Report) => failedIn(report).map((r) => `  ${r.
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const REAL = {
-  full: { name: 'a full run', config: {} },
-  destructive: { name: 'a destructive run', config: { destructive: true } },
-  slow: { name: 'a slow run on a fast clock', config: { slow: true, only: idsFlagged('slow') } },
+  full: { name: 'a full run', config: {}, setup: {} },
+  destructive: { name: 'a destructive run', config: { destructive: true }, setup: {} },
+  slow: { name: 'a slow run on a fast clock', config: { slow: true, only: idsFlagged('slow') }, setup: {} },
+  // The README's embedding example: a handful of people, the API mounted under /api.
+  few: { name: 'a full run over 3 people under a mounted base URL', config: {}, setup: { people: 3, prefix: '/api' } },
+  fewDestructive: { name: 'a destructive run over 3 people under a mounted base URL', config: { destructive: true }, setup: { people: 3, prefix: '/api' } },
+} as const satisfies Record<string, { name: string; config: Pick<HarnessConfig, 'only' | 'destructive' | 'slow'>; setup: Setup }>;
+
+/** Valid implementations that chose other filter names: run with no profile, they must pass. */
+const RENAMED = {
+  probed: { name: 'filters named since and hot_only, unknown parameters ignored, no OpenAPI document', openapi: 'none' },
+  documented: { name: 'filters named since and hot_only, named so in its OpenAPI document', openapi: 'renamed' },
 } as const;
+let renamedRuns: Record<keyof typeof RENAMED, Promise<Run>>;
 
 let realRuns: Record<keyof typeof REAL, Promise<Run>>;
 let variantRuns: Map<string, Promise<Run>>;
@@ -71,6 +88,9 @@ beforeAll(() => {
     { key: 'real:slow', slow: true, start: () => conformance(REAL.slow.config) },
     { key: 'real:full', slow: false, start: () => conformance(REAL.full.config) },
     { key: 'real:destructive', slow: false, start: () => conformance(REAL.destructive.config) },
+    { key: 'real:few', slow: false, start: () => conformance(REAL.few.config, undefined, REAL.few.setup) },
+    { key: 'real:fewDestructive', slow: false, start: () => conformance(REAL.fewDestructive.config, undefined, REAL.fewDestructive.setup) },
+    ...(Object.keys(RENAMED) as (keyof typeof RENAMED)[]).map((which) => ({ key: `renamed:${which}`, slow: false, start: () => conformance({}, (api) => renamedFilters(api, { openapi: RENAMED[which].openapi })) })),
     ...VARIANTS.map((v) => ({ key: v.id, slow: v.slow ?? false, start: () => conformance(configFor(v), v.wrap) })),
   ];
   const byKey = new Map<string, Promise<Run>>();
@@ -79,24 +99,57 @@ beforeAll(() => {
   pool(pooled, CONCURRENCY, (job) => job.start()).forEach((run, i) => byKey.set(pooled[i]!.key, run));
   // A failure is reported by the test that awaits it; never as an unhandled rejection.
   for (const run of byKey.values()) run.catch(() => undefined);
-  realRuns = { full: byKey.get('real:full')!, destructive: byKey.get('real:destructive')!, slow: byKey.get('real:slow')! };
+  realRuns = Object.fromEntries(Object.keys(REAL).map((which) => [which, byKey.get(`real:${which}`)!])) as typeof realRuns;
+  renamedRuns = Object.fromEntries(Object.keys(RENAMED).map((which) => [which, byKey.get(`renamed:${which}`)!])) as typeof renamedRuns;
   variantRuns = new Map(VARIANTS.map((v) => [v.id, byKey.get(v.id)!]));
 });
 
 describe('the harness against our real server', () => {
   it.each(Object.keys(REAL) as (keyof typeof REAL)[])('passes %s', async (which) => {
     const { report, ms, faults } = await realRuns[which];
-    const skipped = report.results.filter((r) => r.verdict === 'skipped' && !r.detail?.startsWith('not selected'));
-    console.log([`real server, ${REAL[which].name}: ${summaryLine(report)}, ${report.requests} requests, ${seconds(ms)}`, ...skipped.map((r) => `  skipped ${r.id}: ${r.detail}`)].join('\n'));
+    const skipped = report.results.filter((r) => (r.verdict === 'skipped' && !r.detail?.startsWith('not selected')) || r.verdict === 'n/a');
+    console.log([`real server, ${REAL[which].name}: ${summaryLine(report)}, ${report.requests} requests, ${seconds(ms)}`, ...skipped.map((r) => `  ${r.verdict} ${r.id}: ${r.detail}`)].join('\n'));
     expect(failedIn(report), `checks failed against the real server:\n${describeFailures(report)}`).toEqual([]);
     expect(faults, 'the real server answered 500').toEqual([]);
-    if (which === 'full') expect(report.totals.passed).toBeGreaterThan(0);
+    if (which === 'full' || which === 'few') expect(report.totals.passed).toBeGreaterThan(0);
+    // With the default data every filter check has what it needs: none may be n/a.
+    if (which === 'full') expect(report.results.filter((r) => r.verdict === 'n/a').map((r) => `${r.id}: ${r.detail}`)).toEqual([]);
     // The destructive and slow runs must really exercise their checks, not skip them.
-    if (which !== 'full') {
+    if (which === 'destructive' || which === 'slow') {
       const flagged = report.results.filter((r) => r.flags.includes(which));
       expect(flagged.length, `no ${which} check exists`).toBeGreaterThan(0);
       expect(flagged.filter((r) => r.verdict !== 'passed').map((r) => `${r.id}: ${r.detail}`), `${which} checks that did not pass`).toEqual([]);
     }
+  }, TIMEOUT);
+});
+
+describe('the harness against implementations that chose other filter names', () => {
+  it.each(Object.keys(RENAMED) as (keyof typeof RENAMED)[])('passes %s, with no profile: 0 failures, the filters found and checked', async (which) => {
+    const { report } = await renamedRuns[which];
+    console.log(`${RENAMED[which].name}: ${summaryLine(report)}`);
+    expect(failedIn(report), describeFailures(report)).toEqual([]);
+    const verdicts = Object.fromEntries(report.results.filter((r) => /last-seen-after|hot-leads/.test(r.id)).map((r) => [r.id, r.verdict]));
+    expect(verdicts).toEqual({
+      'filters.people-last-seen-after': 'passed',
+      'filters.companies-last-seen-after': 'passed',
+      'filters.hot-leads': 'passed',
+      'filters.last-seen-after-malformed-400': 'passed',
+      'filters.hot-leads-malformed-400': 'passed',
+    });
+  }, TIMEOUT);
+});
+
+describe('a filter that changes nothing where it must', () => {
+  const hotIgnored = (api: Api) => renamedFilters(api, { openapi: 'none', ignoreHotLeads: true });
+
+  it('is n/a without a name to hold it to, naming the profile key; with the name in the profile it fails as ignored', async () => {
+    const only = ['filters.hot-leads'];
+    const [unnamed, named] = await Promise.all([conformance({ only }, hotIgnored), conformance({ only, profile: { hotLeadsParam: 'hot_only' } }, hotIgnored)]);
+    const hot = (run: Run) => run.report.results.find((r) => r.id === 'filters.hot-leads')!;
+    expect(hot(unnamed)).toMatchObject({ verdict: 'n/a', profileKey: 'hotLeadsParam' });
+    expect(hot(unnamed).detail).toMatch(/none of the candidate names \(hot_leads, .*hot_only.*\) with true kept only hot leads/);
+    expect(hot(named).verdict).toBe('failed');
+    expect(hot(named).detail).toMatch(/^hot_only=true \(named by the profile\) is ignored: GET \/v1\/people\?hot_only=true returns all 150 people, though \d+ are hot leads$/);
   }, TIMEOUT);
 });
 

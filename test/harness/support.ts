@@ -1,5 +1,7 @@
-import { createApi, serve, type Api, type Clock } from '../../adapters/node/index.ts';
-import type { FetchHandler } from '../../harness/variants/index.ts';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createApi, serve, toNodeListener, type Api, type ApiOptions, type Clock } from '../../adapters/node/index.ts';
+import type { FetchHandler } from './variants/index.ts';
 import { seedDemo } from '../../scripts/demo/seed.ts';
 
 /** Demo sites whose keys the harness gets: a root domain with a subdomain and a look-alike, another client's root, a lone client. */
@@ -11,6 +13,8 @@ export interface Served {
   baseUrl: string;
   accountKey: string;
   scopedKeys: { domain: string; key: string }[];
+  /** Both account keys of the account (the first is accountKey), for the shared-budget check. */
+  accountKeys: string[];
   /** Unexpected faults the API reported (answered 500). */
   faults: unknown[];
   close(): Promise<void>;
@@ -30,15 +34,16 @@ export function fastClock(speed = 120): Clock {
  * an account key and a scoped key per site; returns the account key and `scoped` of the scoped
  * keys, the preferred domains first.
  */
-export async function seedAccount(api: Api, accountId: string, { people = 150, scoped = 3 }: { people?: number; scoped?: number } = {}): Promise<Pick<Served, 'accountKey' | 'scopedKeys'>> {
+export async function seedAccount(api: Api, accountId: string, { people = 150, scoped = 3 }: { people?: number; scoped?: number } = {}): Promise<Pick<Served, 'accountKey' | 'scopedKeys' | 'accountKeys'>> {
   const { admin } = api;
   await admin.createAccount({ id: accountId, name: `Demo ${accountId}` });
   await seedDemo(admin, accountId, { seed: 3, people, anchor: api.clock.now() });
   const accountKey = (await admin.issueAccountKey(accountId)).key;
+  const secondKey = (await admin.issueAccountKey(accountId, { label: 'second' })).key;
   const keys = new Map<string, string>();
   for (const site of await admin.listSites(accountId)) keys.set(site.domain, (await admin.issueScopedKey(accountId, site.domain)).key);
   const domains = [...SCOPED_PREFERENCE.filter((d) => keys.has(d)), ...[...keys.keys()].filter((d) => !SCOPED_PREFERENCE.includes(d))];
-  return { accountKey, scopedKeys: domains.slice(0, scoped).map((domain) => ({ domain, key: keys.get(domain)! })) };
+  return { accountKey, accountKeys: [accountKey, secondKey], scopedKeys: domains.slice(0, scoped).map((domain) => ({ domain, key: keys.get(domain)! })) };
 }
 
 /**
@@ -47,20 +52,36 @@ export async function seedAccount(api: Api, accountId: string, { people = 150, s
  */
 export const PACED_EXPORTS = { batchRows: 10, pace: () => new Promise<void>((resolve) => setTimeout(resolve, 20)) };
 
+/** Serves a handler mounted under a path prefix (as the README's embedding example does), on a free port. */
+async function serveMounted(handler: FetchHandler, prefix: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer(toNodeListener(handler, { prefix }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // keep-alive sockets would hold close() open
+      }),
+  };
+}
+
 /**
- * Builds an in-memory API with one demo account (see seedAccount) and serves it over node:http
- * on a free port, through `wrap` when given.
+ * Builds an in-memory API with one demo account (see seedAccount; `people` people) and serves it
+ * over node:http on a free port, through `wrap` when given, under `prefix` when given.
  */
-export async function startServer(options: { wrap?: (api: Api) => FetchHandler; clock?: Clock; exports?: typeof PACED_EXPORTS } = {}): Promise<Served> {
+export async function startServer(options: { wrap?: (api: Api) => FetchHandler; clock?: Clock; exports?: typeof PACED_EXPORTS; people?: number; rateLimits?: ApiOptions['rateLimits']; prefix?: string } = {}): Promise<Served> {
   const faults: unknown[] = [];
-  const api = await createApi({ database: ':memory:', clock: options.clock, exports: options.exports, onError: (error) => void faults.push(error) });
-  const { accountKey, scopedKeys } = await seedAccount(api, 'acc_demo');
-  const server = await serve(options.wrap ? options.wrap(api) : api, { port: 0 });
+  const api = await createApi({ database: ':memory:', clock: options.clock, exports: options.exports, rateLimits: options.rateLimits, onError: (error) => void faults.push(error) });
+  const { accountKey, scopedKeys, accountKeys } = await seedAccount(api, 'acc_demo', { people: options.people });
+  const handler = options.wrap ? options.wrap(api) : api;
+  const server = options.prefix ? await serveMounted(handler, options.prefix) : await serve(handler, { port: 0 });
   return {
     api,
     baseUrl: server.url,
     accountKey,
     scopedKeys,
+    accountKeys,
     faults,
     async close() {
       await server.close();

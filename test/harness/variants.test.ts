@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type ApiOptions } from '../../adapters/node/index.ts';
-import { VARIANTS, type FetchHandler } from '../../harness/variants/index.ts';
+import { VARIANTS, type FetchHandler } from './variants/index.ts';
 import { parseCsv } from '../support/csv.ts';
 import { PACED_EXPORTS, seedAccount } from './support.ts';
 
@@ -187,6 +187,24 @@ const PROBES: Record<string, Probe> = {
   'export-hot-filter-inverted': async (c) => {
     const rows = await exportRows(c, await c.finishedExport({ isHotLead: true }));
     return rows.length > 0 && rows.every((r) => r.isHotLead === 'true');
+  },
+  'client-ref-single-domain': async (c) => {
+    // People of more than one of globex's registered domains come back for client_ref=globex.
+    const sites = (await c.world.api.admin.listSites('acc_demo')).filter((s) => s.clientRef === 'globex').map((s) => s.domain);
+    const filtered = await c.rows('/v1/people?client_ref=globex');
+    return new Set(filtered.map((p) => p.domain).filter((d) => sites.includes(d))).size > 1;
+  },
+  'export-file-misses-person': async (c) => {
+    const ids = (await exportRows(c, await c.finishedExport())).map((r) => r.id);
+    const everyone = await c.rows('/v1/people');
+    return new Set(ids).size === everyone.length && everyone.every((p) => ids.includes(p.id));
+  },
+  'company-text-null': async (c) => (await c.rows('/v1/companies')).every((co) => typeof co.region === 'string' && typeof co.location === 'string'),
+  'account-keys-separate-budgets': async (c) => {
+    const second = (await c.world.api.admin.issueAccountKey('acc_demo', { label: 'probe' })).key;
+    const first = remaining(await c.send('/v1/stats'));
+    const then = remaining(await c.send('/v1/stats', { key: second }));
+    return then === first - 1;
   },
   'filtered-export-row-count-off': async (c) => {
     const job = await c.finishedExport({ isHotLead: true });

@@ -54,4 +54,24 @@ export const limitsVariants: Variant[] = [
       },
     }),
   },
+  {
+    id: 'account-keys-separate-budgets',
+    rule: 'The hourly budget is shared across all of the customer\'s keys: two account keys do not each get their own.',
+    only: ['limits.account-keys-share-budget'],
+    wrap(api) {
+      const keys = new Keys(api);
+      // From outside, a limiter per key: each account key's X-RateLimit-Remaining counts only its own requests.
+      const used = new Map<string, number>();
+      return {
+        async fetch(request) {
+          const caller = await keys.of(request);
+          const response = await api.fetch(request);
+          const key = request.headers.get('x-api-key');
+          if (!caller || caller.domain || !key || !response.headers.has('x-ratelimit-remaining')) return response;
+          used.set(key, (used.get(key) ?? 0) + 1);
+          return withHeaders(response, (h) => h.set('x-ratelimit-remaining', String(Math.max(0, Number(h.get('x-ratelimit-limit')) - used.get(key)!))));
+        },
+      };
+    },
+  },
 ];

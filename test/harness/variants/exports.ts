@@ -1,5 +1,5 @@
 /** Broken variants of bulk exports: the start body, the finished job and its download link. */
-import type { Api } from '../../core/index.ts';
+import type { Api } from '../../../core/index.ts';
 import { endpointOf, mapJson, readJson, rebuild, withHeaders, withText, type FetchHandler, type Variant } from './kit.ts';
 
 /** The body filters of POST /v1/exports, as the spec lists them. */
@@ -183,6 +183,22 @@ export const exportVariants: Variant[] = [
           const header = h.get('content-disposition') ?? '';
           if (/filename="service_people_[^"]*\.csv"/.test(header)) h.set('content-disposition', 'attachment; filename="service_people.csv"');
         });
+      },
+    }),
+  },
+  {
+    id: 'export-file-misses-person',
+    rule: 'An export holds every matching person: the file may not repeat one person in place of another.',
+    only: ['exports.'],
+    wrap: (api) => ({
+      async fetch(request) {
+        const response = await api.fetch(request);
+        if (endpointOf(request).endpoint !== 'download' || response.status !== 200) return response;
+        // The last person's row becomes a copy of the first: rowCount and the row count still agree.
+        const lines = (await response.text()).split('\n');
+        const end = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+        if (end >= 3) lines[end - 1] = lines[1]!;
+        return withText(response, lines.join('\n'));
       },
     }),
   },

@@ -1,13 +1,13 @@
 /**
  * Broken variants of the list filters: each drops one filter before the API sees it, so the
- * answer is the unfiltered list. The profile's default names are used for the filters whose
- * names the spec leaves open (our server's names).
+ * answer is the unfiltered list. The filters whose names the spec leaves open use our server's
+ * names (which its OpenAPI document gives the harness).
  */
-import type { Api } from '../../core/index.ts';
-import { normalizeDomain } from '../../core/scope/domain.ts';
-import { parseIsoInstant } from '../../core/time/iso.ts';
-import { DEFAULT_PROFILE } from '../types.ts';
-import { endpointOf, Keys, withQuery, type Endpoint, type FetchHandler, type Variant } from './kit.ts';
+import type { Api } from '../../../core/index.ts';
+import { normalizeDomain } from '../../../core/scope/domain.ts';
+import { parseIsoInstant } from '../../../core/time/iso.ts';
+import { HOT_LEADS, LAST_SEEN_AFTER } from '../../../core/handlers/filters.ts';
+import { endpointOf, Keys, mapJson, withQuery, type Endpoint, type FetchHandler, type Variant } from './kit.ts';
 
 /**
  * A wrapper that deletes `param` on the given endpoints when its one value satisfies `when`; for
@@ -52,25 +52,25 @@ export const filterVariants: Variant[] = [
     id: 'hot-leads-filter-ignored',
     rule: 'The hot-leads filter on /v1/people returns only ICP-matched hot leads.',
     only: ['filters.'],
-    wrap: dropping(DEFAULT_PROFILE.hotLeadsParam, ['people'], (v) => v === 'true' || v === 'false'),
+    wrap: dropping(HOT_LEADS, ['people'], (v) => v === 'true' || v === 'false'),
   },
   {
     id: 'last-seen-after-ignored',
     rule: 'The lastSeen-after filter returns only records whose lastSeen is after the given date.',
     only: ['filters.'],
-    wrap: dropping(DEFAULT_PROFILE.lastSeenAfterParam, ['people', 'companies'], (v) => parseIsoInstant(v) !== null),
+    wrap: dropping(LAST_SEEN_AFTER, ['people', 'companies'], (v) => parseIsoInstant(v) !== null),
   },
   {
     id: 'malformed-last-seen-accepted',
     rule: 'A lastSeen-after value that is not an ISO 8601 date is a 400 validation_error, not ignored.',
     only: ['filters.last-seen-after-malformed'],
-    wrap: dropping(DEFAULT_PROFILE.lastSeenAfterParam, ['people', 'companies'], (v) => parseIsoInstant(v) === null),
+    wrap: dropping(LAST_SEEN_AFTER, ['people', 'companies'], (v) => parseIsoInstant(v) === null),
   },
   {
     id: 'malformed-hot-leads-accepted',
     rule: 'A hot-leads value that is not a boolean is a 400 validation_error, not ignored.',
     only: ['filters.hot-leads-malformed'],
-    wrap: dropping(DEFAULT_PROFILE.hotLeadsParam, ['people'], (v) => v !== 'true' && v !== 'false'),
+    wrap: dropping(HOT_LEADS, ['people'], (v) => v !== 'true' && v !== 'false'),
   },
   {
     id: 'events-domain-filter-ignored',
@@ -83,5 +83,28 @@ export const filterVariants: Variant[] = [
     rule: 'On /v1/people/{id}/events, client_ref narrows an account key\'s journey to that client\'s domains.',
     only: ['filters.events-client-ref'],
     wrap: dropping('client_ref', ['events'], (v) => v.length > 0 && v.length <= 128, true),
+  },
+  {
+    id: 'client-ref-single-domain',
+    rule: 'client_ref covers every domain registered under that client reference, not only one of them.',
+    only: ['filters.client-ref'],
+    wrap(api) {
+      const keys = new Keys(api);
+      return {
+        async fetch(request) {
+          const ref = new URL(request.url).searchParams.get('client_ref');
+          const caller = await keys.of(request);
+          if (endpointOf(request).endpoint !== 'people' || ref === null || !caller || caller.domain) return api.fetch(request);
+          // Only the client's first registered domain (alphabetically) is kept: its others are lost.
+          const domains = (await api.admin.listSites(caller.accountId)).filter((s) => s.clientRef === ref).map((s) => s.domain.toLowerCase()).sort();
+          const response = await api.fetch(request);
+          if (response.status !== 200 || domains.length < 2) return response;
+          return mapJson(response, (body) => {
+            body.data = body.data.filter((p: any) => String(p.domain).toLowerCase() === domains[0]);
+            body.pagination.count = body.data.length;
+          });
+        },
+      };
+    },
   },
 ];

@@ -4,7 +4,7 @@
  * spec no longer holds; the harness must then fail at least one check. Web APIs only, so the
  * variants run wherever the core does.
  */
-import type { Api } from '../../core/index.ts';
+import type { Api } from '../../../core/index.ts';
 
 /** Anything with the Fetch-API shape, as the runtime adapters serve it. */
 export interface FetchHandler {

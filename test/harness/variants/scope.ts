@@ -2,7 +2,7 @@
  * Broken variants of domain-scoped keys. Most let a scoped key read a little more than its
  * domain by quietly answering one kind of request as the account key would; one reads less.
  */
-import type { Api } from '../../core/index.ts';
+import type { Api } from '../../../core/index.ts';
 import { endpointOf, errorBody, Keys, mapJson, rebuild, withKey, withText, type FetchHandler, type Variant } from './kit.ts';
 
 /** Whether a scoped key can see the person (its own GET /v1/people/{id} answers 200). */

@@ -1,5 +1,5 @@
 /** A broken variant of the concurrent-export limit: a fourth export is queued instead of refused. */
-import { isoWithOffset } from '../../core/time/iso.ts';
+import { isoWithOffset } from '../../../core/time/iso.ts';
 import { endpointOf, mapJson, readJson, rebuild, withText, type Variant } from './kit.ts';
 
 /** A job this variant accepted beyond the limit: the real job it became once a slot freed, if yet. */
