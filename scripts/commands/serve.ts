@@ -38,7 +38,7 @@ export function registerServe(program: Command): void {
     .option('--seed <n>', 'seed of the demo data and the demo keys', wholeNumber(0, 2 ** 31 - 1), 42)
     .option('--people <n>', 'number of demo people', wholeNumber(1, 1_000_000), 2000)
     .option('--anchor <time>', 'the demo\'s "now", ISO 8601 (default: when the database is seeded); same seed and anchor, same data', instant)
-    .option('--keys-out <file>', 'write {"baseUrl","accountKey","scopedKeys":[...]} as JSON to this file')
+    .option('--keys-out <file>', 'write {"baseUrl","accountKey","scopedKeys":[...],"adminToken"} as JSON to this file')
     .option('--rate-limit <n>', 'requests per hour, per account and per domain-scoped key (default 1000)', wholeNumber(1, 1_000_000_000))
     .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; * for any); off by default', collect(corsOrigin))
     .option('--admin-token <token>', 'the bearer token of the /_admin/ routes (default: a random one, printed and written to --keys-out)', adminToken)
