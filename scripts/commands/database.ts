@@ -1,10 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import type { Api, RuntimeApiOptions } from '../../adapters/node/index.ts';
+import { isPostgresUrl, PostgresUnreachable } from '../../adapters/shared/postgres.ts';
 import { loadRuntime } from '../runtime.ts';
 import { CliError, reason } from './errors.ts';
 
 /** Stops with one line when `path` cannot be a database file: a directory, or (with `mustExist`) nothing at all. */
 export function checkDbPath(path: string, { mustExist = false } = {}): void {
+  // A postgres:// URL names a server, not a file: it is checked by connecting.
+  if (isPostgresUrl(path)) return;
   if (existsSync(path) && statSync(path).isDirectory()) throw new CliError(`--db ${path} is a directory, not a database file`);
   if (mustExist && !existsSync(path)) {
     throw new CliError(`--db ${path} does not exist; create one with: visitor-intelligence seed --db ${path}`);
@@ -14,6 +17,9 @@ export function checkDbPath(path: string, { mustExist = false } = {}): void {
 /** The one line for a database that would not open or migrate, naming the path. */
 export function databaseError(path: string, error: unknown): CliError {
   const text = reason(error);
+  // PostgresUnreachable names the server without its password; other faults must not print the URL.
+  if (error instanceof PostgresUnreachable) return new CliError(error.message);
+  if (isPostgresUrl(path)) return new CliError(`the PostgreSQL database of --db cannot be used: ${text}`);
   if (/not a database|file is encrypted/i.test(text)) return new CliError(`--db ${path} is not a SQLite database`);
   if (/unable to open|cannot open|read-?only|permission|EACCES|EROFS/i.test(text)) {
     return new CliError(`--db ${path} cannot be opened or created: is its folder writable? (${text})`);

@@ -34,7 +34,7 @@ export function registerServe(program: Command): void {
     .description('serve the API from a SQLite file, seeded with demo data when it does not exist yet')
     .option('--port <n>', 'port to listen on; 0 takes a free one (default: $PORT or 8787)', wholeNumber(0, 65535))
     .option('--host <address>', 'address to bind; 0.0.0.0 listens on every interface (containers, other machines)', '127.0.0.1')
-    .option('--db <file>', 'SQLite file; created and seeded when missing, reused when present', './data/demo.sqlite')
+    .option('--db <file|url>', 'SQLite file (created and seeded when missing, reused when present) or postgres:// URL (seeded when it holds no demo)', process.env.DATABASE_URL || './data/demo.sqlite')
     .option('--seed <n>', 'seed of the demo data and the demo keys', wholeNumber(0, 2 ** 31 - 1), 42)
     .option('--people <n>', 'number of demo people', wholeNumber(1, 1_000_000), 2000)
     .option('--anchor <time>', 'the demo\'s "now", ISO 8601 (default: when the database is seeded); same seed and anchor, same data', instant)
@@ -65,7 +65,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const token = flags.adminToken ?? randomBytes(24).toString('hex');
   // A clock the admin routes can move forward (and a reset takes back).
   const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true });
-  const demo = await readDemoRecord(api, flags.db).catch(async (error) => {
+  const demo = await readDemoRecord(api, flags.db, flags).catch(async (error) => {
     await api.close();
     throw error;
   });

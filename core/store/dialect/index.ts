@@ -32,6 +32,8 @@ export interface SqlDialect {
   readonly types: ColumnTypes;
   /** Settings each connection needs before the API runs (SQLite's foreign keys; nothing on Postgres). */
   prepareConnection(db: Kysely<any>): Promise<void>;
+  /** The database's own tables (on Postgres, those of the current schema; internal tables excluded), sorted by name. */
+  tableNames(db: Kysely<any>): Promise<string[]>;
   /** The schema the migration table lives in (Postgres: the connection's current schema), or undefined. */
   migrationSchema(db: Kysely<any>): Promise<string | undefined>;
 }

@@ -40,6 +40,10 @@ export const postgresDialect: SqlDialect = {
     withoutRowid: null,
   },
   prepareConnection: async () => undefined,
+  async tableNames(db) {
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name collate "C"`.execute(db);
+    return rows.map((r) => r.name);
+  },
   async migrationSchema(db) {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
     return rows[0]?.schema;

@@ -28,5 +28,9 @@ export const sqliteDialect: SqlDialect = {
   async prepareConnection(db) {
     await sql`PRAGMA foreign_keys = ON`.execute(db);
   },
+  async tableNames(db) {
+    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and substr(name, 1, 7) <> 'sqlite_' order by name`.execute(db);
+    return rows.map((r) => r.name);
+  },
   migrationSchema: async () => undefined,
 };
