@@ -4,7 +4,7 @@ import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
 import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
 import { authenticate } from './auth/authenticate.ts';
-import type { Services } from './http/context.ts';
+import type { Handler, RequestContext, Services } from './http/context.ts';
 import { createCors, type CorsOptions } from './http/cors.ts';
 import { ApiError, badRequest, quoteInput, quoteName } from './http/errors.ts';
 import { Query } from './http/query.ts';
@@ -39,6 +39,7 @@ import { BaselineStore } from './store/baseline-store.ts';
 import { isMovable } from './time/adjustable-clock.ts';
 import { BEFORE_KEY, faultError, operationName } from './faults/catalog.ts';
 import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
+import { failingRunner } from './faults/export-failed.ts';
 
 /** Webhook tuning; every field has a default. */
 export interface WebhookOptions {
@@ -217,8 +218,15 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   let baselineSaved = false;
   const faults = options.faults ? new FaultInjector() : undefined;
 
-  /** See {@link Api.reset}. */
-  async function reset(): Promise<void> {
+  let resets: Promise<void> = Promise.resolve();
+  /** See {@link Api.reset}; resets asked for while one runs follow it, one at a time. */
+  function reset(): Promise<void> {
+    const next = resets.catch(() => undefined).then(restore);
+    resets = next;
+    return next;
+  }
+
+  async function restore(): Promise<void> {
     if (!baselineSaved) throw new AdminError('no baseline to reset to: the server saves one when it starts (api.saveBaseline())');
     await Promise.all([runner.stop(), dispatcher.stop()]);
     await baseline.restore();
@@ -281,11 +289,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   }
 
   /** Starts the export as usual, but its job fails at once, as a job failing on an internal error does. */
-  async function startFailing(ctx: Parameters<Extract<Route, { public?: false }>['handler']>[0], found: Route): Promise<Response> {
-    const failing: Promise<void>[] = [];
-    const failer = { start: (jobId: string) => void failing.push(services.exports.store.fail(jobId, 'The export failed because of an internal error; start a new export.')) };
-    const response = await found.handler({ ...ctx, services: { ...services, exports: { ...services.exports, runner: failer as unknown as ExportRunner } } });
-    await Promise.all(failing);
+  async function startFailing(ctx: RequestContext, found: Route): Promise<Response> {
+    const failing = failingRunner(services.exports.store);
+    const response = await (found.handler as Handler)({ ...ctx, services: { ...services, exports: { ...services.exports, runner: failing.runner } } });
+    await failing.settled();
     return response;
   }
 

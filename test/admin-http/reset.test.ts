@@ -58,6 +58,14 @@ for (const target of TARGETS) {
       }
     });
 
+    it('answers several resets asked for at once, ending at the baseline', async () => {
+      await s.admin.post('/_admin/accounts', { id: 'acc_c', name: 'C' });
+      const replies = await Promise.all([s.admin.post('/_admin/reset'), s.admin.post('/_admin/reset'), s.admin.post('/_admin/reset')]);
+      expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect((await s.admin.get('/_admin/accounts')).body.data.map((a: any) => a.id)).toEqual(['acc_a', 'acc_b']);
+      expect((await s.client.get('/v1/people/per_001', s.world.accountKey)).status).toBe(200);
+    });
+
     it('clears the hourly windows, so a spent budget is whole again', async () => {
       let last;
       for (let i = 0; i < 21; i++) last = await s.client.get('/v1/stats', s.world.accountKey);
