@@ -29,6 +29,30 @@ function dropping(param: string, endpoints: Endpoint[], when: (value: string) =>
   };
 }
 
+/**
+ * A wrapper that, when `param` is given on the endpoints (with an account key), leaves out every
+ * other row of each page: what it returns still matches the filter (sound), but not all that
+ * matches comes back (incomplete). The page's count follows, so only a completeness check can tell.
+ */
+function thinning(param: string, endpoints: Endpoint[]): (api: Api) => FetchHandler {
+  return (api) => {
+    const keys = new Keys(api);
+    return {
+      async fetch(request) {
+        const given = new URL(request.url).searchParams.has(param);
+        if (!given || !endpoints.includes(endpointOf(request).endpoint) || (await keys.isScoped(request))) return api.fetch(request);
+        const response = await api.fetch(request);
+        if (response.status !== 200) return response;
+        return mapJson(response, (body) => {
+          if (!Array.isArray(body?.data) || body.data.length < 2) return;
+          body.data = body.data.filter((_: unknown, i: number) => i % 2 === 0);
+          body.pagination.count = body.data.length;
+        });
+      },
+    };
+  };
+}
+
 export const filterVariants: Variant[] = [
   {
     id: 'domain-filter-ignored',
@@ -106,5 +130,29 @@ export const filterVariants: Variant[] = [
         },
       };
     },
+  },
+  {
+    id: 'domain-filter-incomplete',
+    rule: 'domain returns every person of that domain and its subdomains, not only some of them.',
+    only: ['filters.domain'],
+    wrap: thinning('domain', ['people']),
+  },
+  {
+    id: 'hot-leads-incomplete',
+    rule: 'The hot-leads filter returns every hot lead, not only some of them.',
+    only: ['filters.hot-leads'],
+    wrap: thinning(HOT_LEADS, ['people']),
+  },
+  {
+    id: 'last-seen-after-incomplete',
+    rule: 'The lastSeen-after filter returns every record seen after the instant, not only some of them.',
+    only: ['filters.people-last-seen-after', 'filters.companies-last-seen-after'],
+    wrap: thinning(LAST_SEEN_AFTER, ['people', 'companies']),
+  },
+  {
+    id: 'event-type-incomplete',
+    rule: 'event_type returns every event of that type in the journey, not only some of them.',
+    only: ['filters.event-type'],
+    wrap: thinning('event_type', ['events']),
   },
 ];
