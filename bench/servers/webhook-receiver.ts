@@ -27,6 +27,8 @@ const server = createServer((req, res) => {
     res.writeHead(200).end();
   });
 });
-server.keepAliveTimeout = 60_000;
+// Longer than any pause of the sender (a big load holds its event loop), so no idle connection is
+// closed under a request it is about to carry.
+server.keepAliveTimeout = 600_000;
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ port: (server.address() as AddressInfo).port })));
 process.on('SIGTERM', () => server.close(() => process.exit(0)));
