@@ -24,10 +24,14 @@ export interface FilterName {
 /** A filter's name, or why it could not be found. */
 type Found = FilterName | { missing: string };
 
+/** The lists that take a lastSeen-after filter. */
 export type List = 'people' | 'companies';
 
+/** Names tried, in order, for the lastSeen-after filter when neither the profile nor a document names it. */
 export const LAST_SEEN_CANDIDATES = ['last_seen_after', 'lastSeenAfter', 'since', 'updated_since', 'seen_after', 'last_seen_since', 'lastSeenSince', 'after', 'updatedSince', 'last_seen'];
+/** Names tried, in order, for the hot-leads filter. */
 export const HOT_CANDIDATES = ['hot_leads', 'hotLeads', 'is_hot_lead', 'isHotLead', 'hot_only', 'hotOnly', 'hot', 'hot_lead', 'only_hot'];
+/** The query parameters the spec names itself: never one of the unnamed filters. */
 const SHOWN = new Set(['limit', 'cursor', 'domain', 'client_ref', 'event_type', 'sort', 'order']);
 
 /** The server's OpenAPI document, or null when it serves none (read once per run). */
