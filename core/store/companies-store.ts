@@ -4,7 +4,7 @@ import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
 import { COMPANY_ACTIVITY, latestOfOwner, latestPage, withFigures, type ScopedFigures } from './scoped-activity.ts';
-import { dialectOf, jsonScalar, type SqlDialect } from './dialect/index.ts';
+import { canNameStoredText, dialectOf, jsonScalar, type SqlDialect } from './dialect/index.ts';
 import type { Database, Db } from './schema.ts';
 
 /** Filters of the companies list, already validated. */
@@ -75,7 +75,7 @@ export class CompaniesStore {
 
   /** One company visible in the view, as JSON text, or undefined. */
   async get(view: View, id: string): Promise<string | undefined> {
-    if (view.kind === 'empty') return undefined;
+    if (view.kind === 'empty' || !canNameStoredText(id)) return undefined;
     const values = { ...viewValues(view), id, ...(isScopedSites(view) ? { accountId: view.accountId } : {}) };
     const [row] = await this.#queries.rows(
       `get:${viewShape(view)}`,

@@ -8,7 +8,7 @@ import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type
 import { latestOfOwner, latestPage, PERSON_ACTIVITY, withFigures, type ScopedFigures } from './scoped-activity.ts';
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
-import { dialectOf, type SqlDialect } from './dialect/index.ts';
+import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
 
 /** Filters of the people list, already validated. */
 export interface PeopleFilters {
@@ -70,7 +70,7 @@ export class PeopleStore {
 
   /** One person visible in the view, as JSON text, or undefined. */
   async get(view: View, id: string): Promise<string | undefined> {
-    if (view.kind === 'empty') return undefined;
+    if (view.kind === 'empty' || !canNameStoredText(id)) return undefined;
     const values = { ...viewValues(view), id, ...(isScopedSites(view) ? { accountId: view.accountId } : {}) };
     const [row] = await this.#queries.rows(
       `get:${viewShape(view)}`,
@@ -89,6 +89,7 @@ export class PeopleStore {
 
   /** The internal key and summary of a person visible in the view. */
   async summary(view: View, id: string): Promise<{ pk: number; summary: PersonSummary } | undefined> {
+    if (!canNameStoredText(id)) return undefined;
     const sites = view.kind === 'scoped' ? view.sites : [];
     const values: Record<string, unknown> = { accountId: view.accountId, id };
     sites.forEach((site, i) => (values[`site${i}`] = site.pk));

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import type { World } from '../support/world.ts';
 
-describe.each(TARGETS)('authentication ($name)', (target) => {
+describe.each(MATRIX)('authentication ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, {}, (w, c) => ((world = w), (client = c)));

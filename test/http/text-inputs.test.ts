@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdminError, createApi, ManualClock } from '../../adapters/node/index.ts';
 import { errorCode, runExport } from '../support/client.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, TARGETS, serveWorld, type Client } from '../support/targets.ts';
 import { NOW, type World } from '../support/world.ts';
 
 /**
@@ -34,24 +34,13 @@ const QUERY_VALUES: [string, string, string][] = [
 
 const ARRAY_FILTERS = ['industries', 'regions', 'seniority', 'jobFunctions', 'domains', 'pages', 'campaigns', 'trafficTypes', 'adPlatforms'];
 
-describe.each(TARGETS)('control characters in client text ($name)', (target) => {
+describe.each(MATRIX)('control characters in client text ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, UNLIMITED, (w, c) => ((world = w), (client = c)));
 
   const startExport = (body: unknown) =>
     client.send('POST', '/v1/exports', world.accountKey, JSON.stringify(body), { 'content-type': 'application/json' });
-
-  it('refuses a search holding a NUL, which once exported everybody, naming search', async () => {
-    const nobody = await runExport(client, world.accountKey, { search: 'zzqq' }, { idle: () => world.api.exportsIdle() });
-    expect(nobody.job.rowCount).toBe(0);
-    for (const search of ['\u0000zzqq', 'zzqq\u0000', 'zz\u0000qq', '%\u0000', '\u0000']) {
-      const reply = await startExport({ search });
-      expect(reply.status, JSON.stringify(search)).toBe(400);
-      expect(errorCode(reply)).toBe('bad_request');
-      expect(reply.body.error.message).toMatch(/^Export filter search must not contain control characters/);
-    }
-  });
 
   it('refuses every array filter holding a control character, as an array or a comma list, naming the filter', async () => {
     for (const key of ARRAY_FILTERS) {
@@ -107,9 +96,36 @@ describe.each(TARGETS)('control characters in client text ($name)', (target) => 
       '/v1/companies/co_0%00',
       '/v1/companies/%25',
       '/v1/companies/co__1',
-      '/v1/exports/%00',
-      '/v1/exports/exp_%25',
     ]) {
+      const reply = await client.get(path, world.accountKey);
+      expect(reply.status, path).toBe(404);
+      expect(errorCode(reply), path).toBe('not_found');
+    }
+  });
+});
+
+// This one runs an export, which runs on SQLite only for now (issue 15's later step brings exports to Postgres).
+describe.each(TARGETS)('a NUL in an export search or id ($name)', (target) => {
+  let world: World;
+  let client: Client;
+  serveWorld(target, UNLIMITED, (w, c) => ((world = w), (client = c)));
+
+  const startExport = (body: unknown) =>
+    client.send('POST', '/v1/exports', world.accountKey, JSON.stringify(body), { 'content-type': 'application/json' });
+
+  it('refuses a search holding a NUL, which once exported everybody, naming search', async () => {
+    const nobody = await runExport(client, world.accountKey, { search: 'zzqq' }, { idle: () => world.api.exportsIdle() });
+    expect(nobody.job.rowCount).toBe(0);
+    for (const search of ['\u0000zzqq', 'zzqq\u0000', 'zz\u0000qq', '%\u0000', '\u0000']) {
+      const reply = await startExport({ search });
+      expect(reply.status, JSON.stringify(search)).toBe(400);
+      expect(errorCode(reply)).toBe('bad_request');
+      expect(reply.body.error.message).toMatch(/^Export filter search must not contain control characters/);
+    }
+  });
+
+  it('answers an export id holding a NUL or a wildcard with 404', async () => {
+    for (const path of ['/v1/exports/%00', '/v1/exports/exp_%25']) {
       const reply = await client.get(path, world.accountKey);
       expect(reply.status, path).toBe(404);
       expect(errorCode(reply), path).toBe('not_found');

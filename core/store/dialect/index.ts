@@ -55,6 +55,15 @@ export interface ColumnTypes {
   withoutRowid: RawBuilder<unknown> | null;
 }
 
+/**
+ * Whether a client's text can name a stored row at all. No stored id holds a NUL (loading refuses
+ * control characters), and PostgreSQL cannot even bind one in text: such an id matches nothing,
+ * on either backend, without asking the database.
+ */
+export function canNameStoredText(text: string): boolean {
+  return !text.includes('\u0000');
+}
+
 /** A value of {@link SqlDialect.jsonObject}: a scalar expression, or text that is already JSON. */
 export type JsonValue = { kind: 'scalar'; expr: Expression<unknown> } | { kind: 'json'; expr: Expression<unknown> };
 
