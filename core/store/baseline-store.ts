@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import { dialectOf } from './dialect/index.ts';
 import type { Db } from './schema.ts';
 
-/** Baseline copies are named after their table with this prefix, in the same database. */
+/** Baseline copies are named after their table with this prefix, in the same database (schema, on Postgres). */
 const PREFIX = '_baseline_';
 
 /**
@@ -20,32 +21,70 @@ export class BaselineStore {
   /** Replaces the snapshot with what the tables hold now, in one transaction. */
   async save(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      for (const { name } of await sql<{ name: string }>`select name from sqlite_master where type = 'table' and substr(name, 1, ${PREFIX.length}) = ${PREFIX}`.execute(trx).then((r) => r.rows)) {
-        await sql`drop table ${sql.id(name)}`.execute(trx);
-      }
-      for (const table of await this.#tables(trx)) {
-        await sql`create table ${sql.id(PREFIX + table)} as select * from ${sql.id(table)}`.execute(trx);
-      }
+      const all = await dialectOf(trx).tableNames(trx);
+      for (const name of all.filter((n) => n.startsWith(PREFIX))) await sql`drop table ${sql.id(name)}`.execute(trx);
+      for (const table of dataTables(all)) await sql`create table ${sql.id(PREFIX + table)} as select * from ${sql.id(table)}`.execute(trx);
     });
   }
 
   /**
-   * Puts every table back as the snapshot holds it, in one transaction (foreign keys checked at
-   * its end, so the order of tables does not matter). Tables added since the snapshot are emptied.
+   * Puts every table back as the snapshot holds it, in one transaction. Tables added since the
+   * snapshot are emptied. SQLite checks foreign keys at the end; Postgres empties every table in
+   * one TRUNCATE, refills parents before children and moves identity sequences past the restored keys.
    */
   async restore(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await sql`pragma defer_foreign_keys = on`.execute(trx);
-      for (const table of await this.#tables(trx)) {
-        await sql`delete from ${sql.id(table)}`.execute(trx);
-        const saved = await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = ${PREFIX + table}`.execute(trx);
-        if (saved.rows[0]!.n > 0) await sql`insert into ${sql.id(table)} select * from ${sql.id(PREFIX + table)}`.execute(trx);
+      const dialect = dialectOf(trx);
+      const all = await dialect.tableNames(trx);
+      const saved = new Set(all.filter((n) => n.startsWith(PREFIX)).map((n) => n.slice(PREFIX.length)));
+      let tables = dataTables(all);
+      if (dialect.name === 'sqlite') {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        for (const table of tables) await sql`delete from ${sql.id(table)}`.execute(trx);
+      } else {
+        tables = parentsFirst(tables, await foreignKeys(trx));
+        if (tables.length > 0) await sql`truncate table ${sql.join(tables.map((t) => sql.id(t)))}`.execute(trx);
       }
+      for (const table of tables.filter((t) => saved.has(t))) await sql`insert into ${sql.id(table)} select * from ${sql.id(PREFIX + table)}`.execute(trx);
+      if (dialect.name === 'postgres') await advanceIdentities(trx, tables);
     });
   }
+}
 
-  async #tables(db: Db): Promise<string[]> {
-    const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and substr(name, 1, 7) <> 'sqlite_' and substr(name, 1, ${PREFIX.length}) <> ${PREFIX} order by name`.execute(db);
-    return rows.rows.map((r) => r.name).filter((name) => !KEPT.has(name));
+function dataTables(all: string[]): string[] {
+  return all.filter((name) => !name.startsWith(PREFIX) && !KEPT.has(name));
+}
+
+/** Postgres: which table references which, in the current schema. */
+async function foreignKeys(db: Db): Promise<{ child: string; parent: string }[]> {
+  const { rows } = await sql<{ child: string; parent: string }>`
+    select c.relname as child, p.relname as parent
+    from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
+    where k.contype = 'f' and k.connamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(db);
+  return rows;
+}
+
+/** The tables ordered so that each comes after every table it references. */
+function parentsFirst(tables: string[], edges: { child: string; parent: string }[]): string[] {
+  const done = new Set<string>();
+  const order: string[] = [];
+  const visit = (table: string, path: Set<string>) => {
+    if (done.has(table) || path.has(table)) return;
+    path.add(table);
+    for (const e of edges) if (e.child === table && e.parent !== table && tables.includes(e.parent)) visit(e.parent, path);
+    done.add(table);
+    order.push(table);
+  };
+  for (const table of tables) visit(table, new Set());
+  return order;
+}
+
+/** Postgres: each identity column's sequence moved past the largest key the restore put back. */
+async function advanceIdentities(db: Db, tables: string[]): Promise<void> {
+  const { rows } = await sql<{ table: string; column: string }>`
+    select table_name as "table", column_name as "column" from information_schema.columns
+    where table_schema = current_schema() and is_identity = 'YES'`.execute(db);
+  for (const { table, column } of rows.filter((r) => tables.includes(r.table))) {
+    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.id(column)}) from ${sql.id(table)}), 0) + 1, false)`.execute(db);
   }
 }
