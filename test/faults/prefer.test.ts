@@ -2,22 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readPreferences } from '../../core/faults/prefer.ts';
 import { ERROR_CODES } from '../../core/openapi/schemas.ts';
 import { errorCode } from '../support/client.ts';
+import { WHERE } from './where.ts';
 import { serveWorld, TARGETS } from '../support/targets.ts';
 import { serveAdminWorld, type AdminSetup } from '../admin-http/support.ts';
 
-/** Where each error code of the spec can be asked for, and the status it comes with. */
-const WHERE: Record<string, { method: string; path: string; status: number; key?: 'account' | 'scoped' | 'none' }> = {
-  bad_request: { method: 'GET', path: '/v1/people', status: 400 },
-  validation_error: { method: 'GET', path: '/v1/stats', status: 400 },
-  invalid_cursor: { method: 'GET', path: '/v1/people/per_001/events', status: 400 },
-  unauthorized: { method: 'GET', path: '/v1/companies', status: 401 },
-  forbidden: { method: 'GET', path: '/v1/companies/co_01', status: 403 },
-  scope_not_supported: { method: 'POST', path: '/v1/exports', status: 403 },
-  not_found: { method: 'GET', path: '/v1/people/per_001', status: 404 },
-  rate_limit_exceeded: { method: 'GET', path: '/v1/people', status: 429 },
-  too_many_exports: { method: 'POST', path: '/v1/exports', status: 429 },
-  internal_error: { method: 'GET', path: '/v1/health', status: 500, key: 'none' },
-};
 
 describe('the Prefer header', () => {
   it('reads fault and delay among other preferences, caps the delay at 30 s and ignores what it cannot read', () => {

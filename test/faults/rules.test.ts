@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../core/openapi/schemas.ts';
 import { errorCode } from '../support/client.ts';
+import { WHERE } from './where.ts';
 import { serveWorld, TARGETS } from '../support/targets.ts';
 import { adminClient, serveAdminWorld, TOKEN, type AdminSetup } from '../admin-http/support.ts';
 
@@ -33,6 +35,20 @@ for (const target of TARGETS) {
       expect((await s.admin.get('/_admin/faults')).body.data).toMatchObject([{ fault: 'invalid_cursor', remaining: null }]);
       expect((await s.admin.send('DELETE', '/_admin/faults')).body.data).toEqual([]);
       expect((await s.client.get('/v1/people', s.world.accountKey)).status).toBe(200);
+    });
+
+    it('makes every error code of the spec reachable by rule, each for one request', async () => {
+      for (const code of ERROR_CODES.filter((c) => c !== 'method_not_allowed')) {
+        const { method, path, status, key } = WHERE[code]!;
+        expect((await s.admin.post('/_admin/faults', { method, path, fault: code, times: 1 })).status, code).toBe(200);
+        const headers: Record<string, string> = key === 'none' ? {} : { 'x-api-key': s.world.accountKey };
+        const injected = await s.call(path, { method, headers });
+        expect(injected.status, code).toBe(status);
+        expect((await injected.json()).error.code, code).toBe(code);
+        expect(injected.headers.get('preference-applied')).toBe(`fault=${code}`);
+        // Used once, the rule is gone.
+        expect((await s.call(path, { method, headers })).status, code).toBeLessThan(300);
+      }
     });
 
     it('lets a Prefer header win over a rule', async () => {
