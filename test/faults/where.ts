@@ -1,5 +1,4 @@
-/** Where each error code of the spec can be asked for, and the status it comes with. */
-/** (`key: 'none'`: asked for without a key; the others with the account key.) */
+/** Where each error code of the spec can be asked for, and the status it comes with (`key: 'none'`: without a key; else with the account key). */
 export const WHERE: Record<string, { method: string; path: string; status: number; key?: 'none' }> = {
   bad_request: { method: 'GET', path: '/v1/people', status: 400 },
   validation_error: { method: 'GET', path: '/v1/stats', status: 400 },
