@@ -244,7 +244,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(faults ? FAULT_ROUTES : [])] : [];
   const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
   const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
-  const cors = createCors(options.cors, ROUTES.map((r) => r.method));
+  const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
 
   /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
   const takeBudget = (caller: Caller): RateDecision =>

@@ -13,10 +13,10 @@ export interface CorsOptions {
   maxAgeSeconds?: number;
 }
 
-/** Request headers a browser client may send: the key, a JSON body's type, and a bearer token. */
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-API-Key';
+/** Request headers a browser client may send: the key, a JSON body's type, a bearer token, and fault injection's Prefer. */
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-API-Key, Prefer';
 /** Response headers a browser script may read beyond the CORS-safelisted ones. */
-const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, Content-Disposition';
+const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, Content-Disposition, Preference-Applied';
 
 /** The CORS behaviour of one API. */
 export interface Cors {
