@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode } from '../support/client.ts';
 import { TARGETS } from '../support/targets.ts';
-import { serveAdminWorld, type AdminSetup } from './support.ts';
+import { serveAdminWorld, TOKEN, type AdminSetup } from './support.ts';
 
 const visit = (domain = 'alpha.example') => [{ domain, visitCount: 2, firstSeen: '2026-11-20T10:00:00Z', lastSeen: '2026-11-21T10:00:00Z' }];
 const NDJSON = { 'content-type': 'application/x-ndjson' };
@@ -50,6 +50,24 @@ for (const target of TARGETS) {
       expect(bad.body.error.message).toMatch(/^companies\[0\]\.employeeCount/);
       const nobody = await s.admin.post('/_admin/accounts/acc_zz/companies', [{ id: 'co_x', name: 'X' }]);
       expect(nobody.body.error.message).toBe('no account acc_zz');
+    });
+
+    it('refuses a load body past 32 MiB while it streams in, and a control body past 64 KiB', async () => {
+      const line = `${JSON.stringify({ id: 'co_pad', name: 'x'.repeat(1024 * 1024) })}\n`;
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          // 40 lines of 1 MiB: past the bound, which must stop the read before the end.
+          if (sent++ < 40) controller.enqueue(new TextEncoder().encode(line));
+          else controller.close();
+        },
+      });
+      const res = await s.call('/_admin/accounts/acc_a/companies', { method: 'POST', body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/x-ndjson' }, duplex: 'half' } as RequestInit);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error.message).toMatch(/at most 33554432 bytes/);
+      const big = await s.admin.post('/_admin/accounts', { id: 'acc_big', name: 'x'.repeat(70 * 1024) });
+      expect(big.status).toBe(400);
+      expect(big.body.error.message).toMatch(/at most 65536 bytes/);
     });
 
     it('refuses a body that is not an array, not JSON, or of another type', async () => {
