@@ -11,7 +11,7 @@ const PAGE = 100;
 /** What one list request asks for. */
 export interface ListRequest {
   list: 'people' | 'companies';
-  /** Set for a domain-scoped key: the one site it reads. */
+  /** Set for a domain-scoped key: the domain whose sites (it and its subdomains) it reads. */
   scopeDomain?: string;
   domain?: string;
   clientRef?: string;
@@ -55,19 +55,20 @@ export class ListFloor {
   page(request: ListRequest): string {
     const sites = this.#sites.all(this.accountId);
     const byPk = new Map(sites.map((s) => [s.pk, s]));
-    const scope = request.scopeDomain === undefined ? undefined : sites.find((s) => s.domain === request.scopeDomain)!;
+    const within = (s: SiteRow, domain: string) => s.domain === domain || s.domain.endsWith(`.${domain}`);
     const filtered = request.domain !== undefined || request.clientRef !== undefined;
-    const matching = sites.filter(
-      (s) => (request.domain === undefined || s.domain === request.domain || s.domain.endsWith(`.${request.domain}`)) && (request.clientRef === undefined || s.client_ref === request.clientRef),
-    );
-    if ((scope && filtered && !matching.includes(scope)) || (!scope && filtered && matching.length === 0)) return body([], undefined);
-    const view = scope ? 'site' : filtered ? 'sites' : 'account';
-    const { sql, params } = request.list === 'people' ? peopleSql(view, request, scope, matching, this.accountId) : companiesSql(view, request, scope, matching, this.accountId);
+    const matching = sites.filter((s) => (request.domain === undefined || within(s, request.domain)) && (request.clientRef === undefined || s.client_ref === request.clientRef));
+    // A scoped key's ceiling is its domain and its subdomains; client filters only narrow it.
+    const scoped = request.scopeDomain === undefined ? undefined : sites.filter((s) => within(s, request.scopeDomain!) && (!filtered || matching.includes(s)));
+    const selected = scoped ?? matching;
+    if (selected.length === 0) return body([], undefined);
+    const view: View = scoped ? (scoped.length === 1 ? 'site' : 'scope') : filtered ? 'sites' : 'account';
+    const { sql, params } = request.list === 'people' ? peopleSql(view, request, selected, this.accountId) : companiesSql(view, request, selected, this.accountId);
     let statement = this.#statements.get(sql);
     if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
     const rows = statement.all(...params) as Row[];
     const page = rows.slice(0, PAGE);
-    const data = page.map((r) => (request.list === 'people' ? toPerson(r, scope ?? byPk.get(r.site_pk as number)!) : toCompany(r)));
+    const data = page.map((r) => (request.list === 'people' ? toPerson(r, view === 'site' ? selected[0]! : byPk.get(r.site_pk as number)!) : toCompany(r)));
     const last = page[page.length - 1];
     const next = rows.length > PAGE && last ? Buffer.from(JSON.stringify([last.last_seen, last.id])).toString('base64url') : undefined;
     return body(data, next);
@@ -78,49 +79,67 @@ export class ListFloor {
   }
 }
 
-function peopleSql(view: string, r: ListRequest, scope: SiteRow | undefined, sites: SiteRow[], accountId: string) {
+/** Which rows a page reads: one site's, several sites' summed per owner (a scoped key), or the account's (narrowed by sites). */
+type View = 'site' | 'scope' | 'sites' | 'account';
+
+function peopleSql(view: View, r: ListRequest, sites: SiteRow[], accountId: string) {
   const params: unknown[] = [];
   const where: string[] = [];
-  const [seen, id] = view === 'site' ? ['ps.last_seen', 'ps.person_id'] : ['p.last_seen', 'p.id'];
+  const list = sites.map(() => '?').join(', ');
+  const pks = sites.map((s) => s.pk);
+  const [seen, id] = view === 'site' ? ['ps.last_seen', 'ps.person_id'] : view === 'scope' ? ['g.last_seen', 'p.id'] : ['p.last_seen', 'p.id'];
+  // Attributed to the most recent of the selected sites, as the core does.
+  const latestSite = (person: string) => `(SELECT x.site_pk FROM person_sites x WHERE x.person_pk = ${person} AND x.site_pk IN (${list}) ORDER BY x.last_seen DESC, x.site_pk DESC LIMIT 1)`;
   let sql: string;
   if (view === 'site') {
     sql = `SELECT ${PERSON_COLUMNS}, ps.visit_count, ps.first_seen, ps.last_seen FROM person_sites ps JOIN people p ON p.pk = ps.person_pk LEFT JOIN companies c ON c.pk = p.company_pk`;
     where.push('ps.site_pk = ?');
-    params.push(scope!.pk);
+    params.push(pks[0]);
+  } else if (view === 'scope') {
+    // The naive way to sum a person's visits over several sites: group every visit in scope, then page.
+    sql =
+      `SELECT ${PERSON_COLUMNS}, g.visit_count, g.first_seen, g.last_seen, g.site_pk FROM ` +
+      `(SELECT ps.person_pk, sum(ps.visit_count) AS visit_count, min(ps.first_seen) AS first_seen, max(ps.last_seen) AS last_seen, ${latestSite('ps.person_pk')} AS site_pk ` +
+      `FROM person_sites ps WHERE ps.site_pk IN (${list}) GROUP BY ps.person_pk) g ` +
+      'JOIN people p ON p.pk = g.person_pk LEFT JOIN companies c ON c.pk = p.company_pk';
+    params.push(...pks, ...pks);
   } else if (view === 'account') {
     sql = `SELECT ${PERSON_COLUMNS}, p.visit_count, p.first_seen, p.last_seen, p.last_site_pk AS site_pk FROM people p LEFT JOIN companies c ON c.pk = p.company_pk`;
     where.push('p.account_id = ?');
     params.push(accountId);
   } else {
-    const list = sites.map(() => '?').join(', ');
-    // Attributed to the most recent of their selected sites, as the core does.
-    sql =
-      `SELECT ${PERSON_COLUMNS}, p.visit_count, p.first_seen, p.last_seen, ` +
-      `(SELECT ps.site_pk FROM person_sites ps WHERE ps.person_pk = p.pk AND ps.site_pk IN (${list}) ORDER BY ps.last_seen DESC, ps.site_pk DESC LIMIT 1) AS site_pk ` +
-      'FROM people p LEFT JOIN companies c ON c.pk = p.company_pk';
+    sql = `SELECT ${PERSON_COLUMNS}, p.visit_count, p.first_seen, p.last_seen, ${latestSite('p.pk')} AS site_pk FROM people p LEFT JOIN companies c ON c.pk = p.company_pk`;
     where.push('p.account_id = ?', `EXISTS (SELECT 1 FROM person_sites ps WHERE ps.person_pk = p.pk AND ps.site_pk IN (${list}))`);
-    params.push(...sites.map((s) => s.pk), accountId, ...sites.map((s) => s.pk));
+    params.push(...pks, accountId, ...pks);
   }
   if (r.hotLeads) where.push('p.is_hot_lead = 1');
   return finish(sql, where, params, seen, id, r);
 }
 
-function companiesSql(view: string, r: ListRequest, scope: SiteRow | undefined, sites: SiteRow[], accountId: string) {
+function companiesSql(view: View, r: ListRequest, sites: SiteRow[], accountId: string) {
   const params: unknown[] = [];
   const where: string[] = [];
-  const [seen, id] = view === 'site' ? ['cs.last_seen', 'cs.company_id'] : ['c.last_seen', 'c.id'];
+  const list = sites.map(() => '?').join(', ');
+  const pks = sites.map((s) => s.pk);
+  const [seen, id] = view === 'site' ? ['cs.last_seen', 'cs.company_id'] : view === 'scope' ? ['g.last_seen', 'c.id'] : ['c.last_seen', 'c.id'];
   let sql: string;
   if (view === 'site') {
     sql = `SELECT ${COMPANY_COLUMNS}, cs.visit_count, cs.first_seen, cs.last_seen FROM company_sites cs JOIN companies c ON c.pk = cs.company_pk`;
     where.push('cs.site_pk = ?');
-    params.push(scope!.pk);
+    params.push(pks[0]);
+  } else if (view === 'scope') {
+    sql =
+      `SELECT ${COMPANY_COLUMNS}, g.visit_count, g.first_seen, g.last_seen FROM ` +
+      `(SELECT cs.company_pk, sum(cs.visit_count) AS visit_count, min(cs.first_seen) AS first_seen, max(cs.last_seen) AS last_seen FROM company_sites cs WHERE cs.site_pk IN (${list}) GROUP BY cs.company_pk) g ` +
+      'JOIN companies c ON c.pk = g.company_pk';
+    params.push(...pks);
   } else {
     sql = `SELECT ${COMPANY_COLUMNS}, c.visit_count, c.first_seen, c.last_seen FROM companies c`;
     where.push('c.account_id = ?');
     params.push(accountId);
     if (view === 'sites') {
-      where.push(`EXISTS (SELECT 1 FROM company_sites cs WHERE cs.company_pk = c.pk AND cs.site_pk IN (${sites.map(() => '?').join(', ')}))`);
-      params.push(...sites.map((s) => s.pk));
+      where.push(`EXISTS (SELECT 1 FROM company_sites cs WHERE cs.company_pk = c.pk AND cs.site_pk IN (${list}))`);
+      params.push(...pks);
     }
   }
   return finish(sql, where, params, seen, id, r);
@@ -130,7 +149,7 @@ function companiesSql(view: string, r: ListRequest, scope: SiteRow | undefined, 
 function finish(sql: string, where: string[], params: unknown[], seen: string, id: string, r: ListRequest) {
   if (r.lastSeenAfter !== undefined) where.push(`${seen} > ?`), params.push(r.lastSeenAfter);
   if (r.after) where.push(`(${seen}, ${id}) < (?, ?)`), params.push(...r.after);
-  return { sql: `${sql} WHERE ${where.join(' AND ')} ORDER BY ${seen} DESC, ${id} DESC LIMIT ${PAGE + 1}`, params };
+  return { sql: `${sql}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY ${seen} DESC, ${id} DESC LIMIT ${PAGE + 1}`, params };
 }
 
 function body(data: unknown[], nextCursor: string | undefined): string {

@@ -31,7 +31,7 @@ function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
     { label: `last_seen_after=${afterDate}`, query: `&last_seen_after=${afterDate}`, floor: { lastSeenAfter: Date.parse(afterDate) / 1000 } },
     { label: 'hot_leads=true', query: '&hot_leads=true', floor: { hotLeads: true } },
   ];
-  // A scoped key reads one site, so site filters would only narrow it to itself or to nothing.
+  // With a scoped key, site filters only narrow its ceiling; the suite measures the key unfiltered.
   return all.filter((v) => (list === 'people' || !v.floor.hotLeads) && (!scoped || (v.floor.domain === undefined && v.floor.clientRef === undefined)));
 }
 
