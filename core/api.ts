@@ -229,16 +229,19 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   async function restore(): Promise<void> {
     if (!baselineSaved) throw new AdminError('no baseline to reset to: the server saves one when it starts (api.saveBaseline())');
     await Promise.all([runner.stop(), dispatcher.stop()]);
-    await baseline.restore();
-    limiter.clear();
-    if (isMovable(clock)) clock.reset?.();
-    faults?.rules.clear();
-    // Stopped runners and dispatchers stay stopped: fresh ones take over the restored tables.
-    runner = newRunner();
-    services.exports = { ...services.exports, runner };
-    dispatcher = newDispatcher();
-    dispatcher.start();
-    await runner.resumeInterrupted();
+    try {
+      await baseline.restore();
+      limiter.clear();
+      if (isMovable(clock)) clock.reset?.();
+      faults?.rules.clear();
+    } finally {
+      // Stopped runners and dispatchers stay stopped: fresh ones take over the tables (restored or, after a failure, as they were).
+      runner = newRunner();
+      services.exports = { ...services.exports, runner };
+      dispatcher = newDispatcher();
+      dispatcher.start();
+      await runner.resumeInterrupted();
+    }
   }
 
   const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(faults ? FAULT_ROUTES : [])] : [];
