@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { errorCode, runExport } from '../support/client.ts';
@@ -83,6 +84,18 @@ for (const target of TARGETS) {
     const gate = new Gate();
     let s: AdminSetup;
     serveAdminWorld(target, (setup) => (s = setup), { exports: { pace: gate.pace } });
+
+    it('leaves the data as it was and exports running when restoring fails', async () => {
+      gate.open();
+      // A baseline missing its accounts cannot be restored: the sites would have no account.
+      await sql`drop table _baseline_accounts`.execute(s.api.db);
+      const reply = await s.admin.post('/_admin/reset');
+      expect(reply.status).toBe(500);
+      expect(errorCode(reply)).toBe('internal_error');
+      expect((await s.client.get('/v1/people/per_001', s.world.accountKey)).status).toBe(200);
+      const run = await runExport(s.client, s.world.accountKey, undefined, { idle: () => s.api.exportsIdle() });
+      expect(run.csv.rows.length).toBe(90);
+    });
 
     it('drops an export finished since the start, and its link', async () => {
       gate.open();
