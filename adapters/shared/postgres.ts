@@ -71,6 +71,11 @@ export class PostgresUnreachable extends Error {
   }
 }
 
+/** How to name a `database` option in a log line: a SQLite path as it is, a URL without its password. */
+export function databaseLabel(database: string): string {
+  return isPostgresUrl(database) ? redacted(database) : database;
+}
+
 /** A URL without its password, fit for a log line. */
 function redacted(url: string): string {
   try {

@@ -5,6 +5,7 @@ import { AdjustableClock } from '../../core/time/adjustable-clock.ts';
 import type { CorsOptions } from '../../core/http/cors.ts';
 import { DEMO_ACCOUNT_ID, ensureDemoKeys, type DemoKeys } from '../demo-keys.ts';
 import { loadRuntime } from '../runtime.ts';
+import { databaseLabel } from '../../adapters/shared/postgres.ts';
 import { checkDbPath, openApi } from './database.ts';
 import { CliError } from './errors.ts';
 import { createDemoDatabase, databaseExists, readDemoRecord } from './demo-database.ts';
@@ -70,7 +71,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     throw error;
   });
   if (demo.seed !== flags.seed || demo.people !== flags.people) {
-    console.log(`Reusing ${flags.db} (seed ${demo.seed}, ${demo.people} people); delete it to seed anew.`);
+    console.log(`Reusing ${databaseLabel(flags.db)} (seed ${demo.seed}, ${demo.people} people); delete it to seed anew.`);
   }
   const keys = await ensureDemoKeys(api, demo.seed);
   // What POST /_admin/reset goes back to: the file as this server found it, with its demo keys (taken

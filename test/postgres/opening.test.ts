@@ -158,6 +158,16 @@ describe.each(serverUrl ? [serverUrl] : [])('serve --db postgres://… against s
     expect(postgres.keys.scopedKeys.map((k) => k.key)).toEqual(sqlite.keys.scopedKeys.map((k) => k.key));
   });
 
+  it('reuses the seeded Postgres database on the next start, naming it without its password', async () => {
+    const target = new URL(url);
+    target.pathname = `/${database}`;
+    target.password = 'hunter2'; // the test server trusts loopback: the password is not checked
+    const again = await startBin(['serve', '--db', target.toString(), '--seed', '8', '--people', '60', '--port', '0'], /listening on http:\/\/\S+/, { cwd: dir });
+    await stop(again.child);
+    expect(again.output()).toMatch(/Reusing postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/vi_serve_\d+ \(seed 7, 60 people\)/);
+    expect(again.output()).not.toContain('hunter2');
+  });
+
   it('answers every page of people, companies and a journey the same, under the account key and each scoped key', async () => {
     const keys = [sqlite.keys.accountKey, ...sqlite.keys.scopedKeys.map((k) => k.key)];
     const [first] = JSON.parse((await walk(sqlite, sqlite.keys.accountKey, '/v1/people?limit=1'))[0]!.slice(4)) as { id: string }[];
