@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorCode, type Reply } from '../support/client.ts';
-import { inProcess, nodeHttp, serveWorld, type Client, type Target } from '../support/targets.ts';
+import { POSTGRES_BACKENDS } from '../support/backends.ts';
+import { inProcess, nodeHttp, onBackend, serveWorld, type Client, type Target } from '../support/targets.ts';
 import type { World } from '../support/world.ts';
 
 /**
@@ -56,6 +57,8 @@ function quotingSuite(target: Target, size: number): void {
 quotingSuite(inProcess, 1_000_000);
 // Over HTTP the request line must fit in Node's 16 KB of headers.
 quotingSuite(nodeHttp, 8_000);
+// The same long inputs reach Postgres's queries (a 1 MB id compared against an indexed column).
+for (const backend of POSTGRES_BACKENDS) quotingSuite(onBackend(inProcess, backend), 1_000_000);
 
 describe('quoting client input in messages (in-process details)', () => {
   let world: World;
