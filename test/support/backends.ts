@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
@@ -30,7 +31,8 @@ export const sqlite: Backend = {
 let schemas = 0;
 /** A schema name no other world of this run uses (test files run in parallel on one server). */
 function freshSchema(): string {
-  return `vi_${process.pid}_${Date.now().toString(36)}_${schemas++}`;
+  // Worker threads share a pid and may start in the same millisecond: random bits keep them apart.
+  return `vi_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}_${schemas++}`;
 }
 
 /** One PGlite per test file (opening one takes seconds), closed after the file. */
