@@ -57,9 +57,28 @@ export class EventsStore {
         .select([sql<string | null>`null`.as('json'), sql<number | null>`null`.as('count'), 'ts', 'event_id']);
       return bodies.unionAll(tail);
     }, values);
-    const [head, last, following] = rows;
+    // SQL leaves the order of a compound select's rows open (Postgres may run its arms in any
+    // order): the aggregate is the row with a count, and the tail's two rows go in page order here.
+    const head = rows.find((r) => r.count !== null);
+    const [last, following] = rows.filter((r) => r.count === null).sort(newestFirst);
     const count = head?.count ?? 0;
     const next = following && last && count === limit ? { sortValue: last.ts!, id: last.event_id! } : null;
     return { json: head?.json ?? '', count, next };
   }
+}
+
+/** Page order of two tail rows: `ts` descending, then `event_id` descending by code point (as SQLite and `COLLATE "C"` compare). */
+function newestFirst(a: { ts: number | null; event_id: string | null }, b: { ts: number | null; event_id: string | null }): number {
+  return b.ts! - a.ts! || byCodePoint(b.event_id!, a.event_id!);
+}
+
+/** Compares strings by code point; JavaScript's `<` compares UTF-16 units, which orders U+E000–U+FFFF after astral characters. */
+function byCodePoint(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
 }
