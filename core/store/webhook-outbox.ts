@@ -2,6 +2,7 @@ import type { Insertable as KyselyInsertable, Transaction } from 'kysely';
 import { toHex } from '../auth/api-key.ts';
 import type { WebhookEventKind } from '../resources/types.ts';
 import type { Site } from '../scope/view.ts';
+import { dialectOf } from './dialect/index.ts';
 import { personJsonSql, withSite } from './person-row.ts';
 import type { Database, WebhookDeliveriesTable } from './schema.ts';
 
@@ -43,7 +44,7 @@ export async function writeIdentified(trx: Transaction<Database>, endpointIds: s
       .selectFrom('people as p')
       .leftJoin('companies as c', 'c.pk', 'p.company_pk')
       .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-      .select([personJsonSql('p').as('json'), 'p.pk', 's.domain', 's.client_ref'])
+      .select([personJsonSql('p', dialectOf(trx)).as('json'), 'p.pk', 's.domain', 's.client_ref'])
       .where('p.pk', 'in', personPks.slice(i, i + CHUNK))
       .execute();
     for (const r of rows) json.set(r.pk, withSite(r.json, { domain: r.domain, clientRef: r.client_ref }));
