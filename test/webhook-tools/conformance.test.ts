@@ -88,7 +88,7 @@ describe('conformance --webhook-listen (built bin)', () => {
       'webhooks.truncated': 'passed',
     });
     expect(code).toBe(0);
-  });
+  }, 120_000);
 
   it('fails the signature, order and count checks for tampered deliveries, and exits 1', async () => {
     proxy.mode = 'tamper';
@@ -99,7 +99,7 @@ describe('conformance --webhook-listen (built bin)', () => {
     expect(details['webhooks.activity-order']).toMatch(/oldest first/);
     expect(verdicts['webhooks.event-count']).toBe('failed');
     expect(code).toBe(1);
-  });
+  }, 120_000);
 
   it('refuses --webhook-listen without a secret in one line, exit 2', async () => {
     const ran = await runBin(['conformance', '--keys', 'keys.json', '--webhook-listen', '0'], { cwd: dir });
