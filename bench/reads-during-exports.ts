@@ -32,4 +32,4 @@ const suite = await readsDuringExportsSuite({
   exports: positiveInt('exports', values.exports!),
   cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
 });
-process.stdout.write(`\n${formatSuite(suite)}\n`);
+process.stdout.write(`\n${formatSuite(suite)}\n${suite.cases.map((c) => `  slowest page ${c.params?.maxMs} ms: ${c.name}`).join('\n')}\n`);

@@ -95,8 +95,8 @@ export interface ApiOptions {
   /** Page size when `limit` is not given. Default 50. */
   defaultPageSize?: number;
   /**
-   * Export tuning: people per write step (default 50, which keeps memory flat); people pks per collection step
-   * (default 500); rows per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each
+   * Export tuning: people per write step (default 25, which keeps memory flat and steps short); people pks per collection
+   * step (default 250); rows per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each
    * step (default: yield to the event loop).
    */
   exports?: { batchRows?: number; collectPks?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
@@ -168,9 +168,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
     // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
     // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
-    batchRows: options.exports?.batchRows ?? 50,
-    // A collection step over 500 people takes 1–3 ms (100,000 people, no filters; filters with subqueries cost more).
-    collectPks: options.exports?.collectPks ?? 500,
+    // 25 people a step: a request waits for at most one step of an export (issue 12.3).
+    batchRows: options.exports?.batchRows ?? 25,
+    // A collection step over 250 people takes about 1 ms (100,000 people, no filters; filters with subqueries cost more).
+    collectPks: options.exports?.collectPks ?? 250,
     rowCap: options.exports?.rowCap ?? 1_000_000,
     // Below V8's large-object size even as two-byte text: a bigger chunk's string lands in the
     // old generation, where only a full collection frees it, and memory grew with the run.

@@ -26,10 +26,10 @@ export interface MemberRef extends MemberKey {
 
 /**
  * Collection steps per sorted run of members. A step inserts its rows in key order within its
- * run, so it rewrites at most the run's pages (about 45 for a run of 2,000 people, four steps of
- * the default 500 pks), however large the selection; the writer merges 500 runs at a million people.
+ * run, so it rewrites at most the run's pages (about 45 for a run of 2,000 people, eight steps of
+ * the default 250 pks), however large the selection; the writer merges 500 runs at a million people.
  */
-const STEPS_PER_RUN = 4;
+const STEPS_PER_RUN = 8;
 
 /** How collection's SQL names the people table; collection adds NOT INDEXED after it. */
 const PEOPLE_FROM = 'from "people" as "p"';
