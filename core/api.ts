@@ -1,11 +1,12 @@
 import { Admin } from './admin/admin.ts';
+import { DEFAULT_RATE_LIMITS, type Api, type ApiOptions } from './api-types.ts';
 import { AdminError } from './admin/inputs.ts';
 import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
 import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
 import { authenticate } from './auth/authenticate.ts';
 import type { Handler, RequestContext, Services } from './http/context.ts';
-import { createCors, type CorsOptions } from './http/cors.ts';
+import { createCors } from './http/cors.ts';
 import { ApiError, badRequest, quoteInput, quoteName } from './http/errors.ts';
 import { Query } from './http/query.ts';
 import { mountPrefix, routedPath } from './http/mount.ts';
@@ -21,12 +22,11 @@ import { IngestStore } from './store/ingest-store.ts';
 import { KeysStore } from './store/keys-store.ts';
 import { migrateToLatest, prepareConnection } from './store/migrations.ts';
 import { PeopleStore } from './store/people-store.ts';
-import type { Db } from './store/schema.ts';
 import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
-import { systemClock, type Clock } from './time/clock.ts';
+import { systemClock } from './time/clock.ts';
 import { toEpochSeconds } from './time/iso.ts';
-import { webDigests, type Digests } from './crypto/digests.ts';
+import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
 import { ExportRunner, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
@@ -41,118 +41,7 @@ import { BEFORE_KEY, faultError, operationName } from './faults/catalog.ts';
 import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
 import { failingRunner } from './faults/export-failed.ts';
 
-/** Webhook tuning; every field has a default. */
-export interface WebhookOptions {
-  /** The most events one `person.activity` delivery carries. Default 100. */
-  activityCap?: number;
-  /** Requests in flight to one endpoint at most. Default 4. */
-  concurrencyPerEndpoint?: number;
-  /** How long a receiver has to answer, in milliseconds. Default 15,000. */
-  requestTimeoutMs?: number;
-  /** How often the background looks for due deliveries, in milliseconds (loads wake it at once). Default 1,000. */
-  pollIntervalMs?: number;
-  /** How long a claim holds a delivery, in clock seconds. Default 60 (it must outlast a request). */
-  leaseSeconds?: number;
-  /** Jitter source in [0, 1). Default Math.random. */
-  random?: () => number;
-  /** How long delivered and failed deliveries stay in the delivery log, in seconds. Default 30 days. */
-  logRetentionSeconds?: number;
-  /**
-   * Send deliveries in the background of this process. Default true; false leaves them in the
-   * outbox for `api.webhooks.deliverDue()` or another process sharing the database.
-   */
-  background?: boolean;
-}
-
-/** Control of webhook sending. */
-export interface ApiWebhooks {
-  /** Sends every delivery due now (by the API's clock) and resolves when all were answered. */
-  deliverDue(): Promise<void>;
-  /** Resolves once no delivery is being sent. */
-  idle(): Promise<void>;
-}
-
-/** Requests per hour, per customer account and per domain-scoped key. */
-export interface RateLimits {
-  /** Shared by all of an account's unscoped keys. Default 1000. */
-  accountPerHour: number;
-  /** Each domain-scoped key's own budget. Default 1000. */
-  scopedKeyPerHour: number;
-}
-
-/** Options of {@link createApi}. */
-export interface ApiOptions {
-  /** The Kysely instance over SQLite; the schema is migrated on creation. */
-  db: Db;
-  /** Source of time for limits, cursors and timestamps. Default: the system clock. */
-  clock?: Clock;
-  /** Hourly request limits. */
-  rateLimits?: Partial<RateLimits>;
-  /** Secret that signs cursors. Default: a random secret kept in the database. */
-  secret?: string;
-  /** How long a cursor stays valid, in seconds. Default 3600. */
-  cursorTtlSeconds?: number;
-  /** Page size when `limit` is not given. Default 50. */
-  defaultPageSize?: number;
-  /**
-   * Export tuning: people per write step (default 25, which keeps memory flat and steps short); people pks per collection
-   * step (default 250); rows per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each
-   * step (default: yield to the event loop).
-   */
-  exports?: { batchRows?: number; collectPks?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
-  /**
-   * SHA-256 and HMAC for keys, cursors and download links. Default: WebCrypto (asynchronous);
-   * the runtime adapters pass synchronous `node:crypto` digests.
-   */
-  digests?: Digests;
-  /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
-  onError?: (error: unknown, request?: Request) => void;
-  /** CORS for browser clients: which origins may call the API. Default: off (OPTIONS is 405). */
-  cors?: CorsOptions;
-  /** Webhook delivery tuning. */
-  webhooks?: WebhookOptions;
-  /**
-   * Admin over HTTP under `/_admin/` (reset, clock, accounts, sites, keys, loads, webhooks), for
-   * requests carrying `Authorization: Bearer <token>` (at least 16 characters). Default: off, and
-   * `/_admin/` paths are 404 like any unknown path.
-   */
-  admin?: { token: string };
-  /**
-   * Fault and latency injection for client testing: `Prefer: fault=<code>` / `Prefer: delay=<ms>`
-   * on a request, or rules through `/_admin/faults` (with `admin`). Default: off, and `Prefer` changes nothing.
-   */
-  faults?: boolean;
-}
-
-/** The API: a fetch handler plus the admin surface that sets up accounts, keys and data. */
-export interface Api {
-  fetch(request: Request): Promise<Response>;
-  admin: Admin;
-  db: Db;
-  clock: Clock;
-  /** Resolves once no export job is running (for tests and orderly shutdown). */
-  exportsIdle(): Promise<void>;
-  /** Webhook sending: deliver what is due now, or wait for sending to settle. */
-  webhooks: ApiWebhooks;
-  /** Stops running exports and webhook sending (both resume on the next start); the database stays open. */
-  close(): Promise<void>;
-  /**
-   * Snapshots every data table into baseline tables in the same database (one transaction), for
-   * {@link Api.reset}. The demo server calls it once after seeding or opening its file.
-   */
-  saveBaseline(): Promise<void>;
-  /**
-   * Back to the baseline (what `POST /_admin/reset` does): running exports stop and the data,
-   * keys, exports and webhooks saved by {@link Api.saveBaseline} come back in one transaction;
-   * webhook sending in flight is dropped, rate-limit windows cleared, a movable clock reset and
-   * fault rules removed. An AdminError when no baseline was saved by this API.
-   */
-  reset(): Promise<void>;
-}
-
-export const DEFAULT_RATE_LIMITS: RateLimits = { accountPerHour: 1000, scopedKeyPerHour: 1000 };
-
-/** Creates the API over a Kysely SQLite database, migrating its schema first. */
+/** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
 export async function createApi(options: ApiOptions): Promise<Api> {
   const { db } = options;
   const clock = options.clock ?? systemClock;
