@@ -12,19 +12,24 @@ export interface Ran {
   stderr: string;
 }
 
-/** Runs the built bin to completion in `cwd`. */
-export function runBin(args: string[], { cwd = process.cwd(), env = {} }: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
+/** Runs a command (`[program, ...args]`) to completion, collecting its output; killed after `timeoutMs`. */
+export function runCommand(command: readonly string[], { cwd = process.cwd(), env = {}, timeoutMs = 120_000 }: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<Ran> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, CI: 'true', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0]!, command.slice(1), { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', fail);
     child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
   });
+}
+
+/** Runs the built bin to completion in `cwd`. */
+export function runBin(args: string[], { cwd = process.cwd(), env = {} }: { cwd?: string; env?: Record<string, string> } = {}): Promise<Ran> {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build first`);
+  return runCommand([process.execPath, BIN, ...args], { cwd, env: { CI: 'true', ...env } });
 }
 
 /** Starts a long-running command (serve) and resolves once `ready` appears in its output. */

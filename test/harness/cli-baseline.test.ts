@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, serve, type Api, type RunningServer } from '../../adapters/node/index.ts';
 import { runtimeCommand } from '../../scripts/runtime-command.ts';
+import { runCommand } from '../cli/bin.ts';
 import { seedAccount } from './support.ts';
 import { VARIANTS } from './variants/index.ts';
 
@@ -21,18 +21,7 @@ let servers: RunningServer[] = [];
 const keys = { real: '', broken: '', tight: '' };
 
 /** Runs the conformance command; resolves with its exit code and output. */
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command, ...pre] = runtimeCommand('node', 'scripts/cli.ts');
-  return new Promise((done, fail) => {
-    const child = spawn(command!, [...pre, 'conformance', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCommand([...runtimeCommand('node', 'scripts/cli.ts'), 'conformance', ...args]);
 
 beforeAll(async () => {
   api = await createApi({ database: ':memory:' });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { createApi, serve, type Api, type RunningServer } from '../../adapters/n
 import { ALL_CHECKS } from '../../harness/index.ts';
 import { VARIANTS } from './variants/index.ts';
 import { seedAccount } from './support.ts';
+import { runCommand } from '../cli/bin.ts';
 
 /**
  * The harness CLI (`visitor-intelligence conformance`, from scripts/cli.ts), under Node, Bun and Deno, against one real server started here,
@@ -30,19 +30,7 @@ let broken: RunningServer;
 const keyFiles = {} as Record<Runtime, { full: string; short: string; broken: string }>;
 
 /** Runs the CLI under a runtime; resolves with its exit code and output. */
-function cli(runtime: Runtime, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const [command, ...pre] = runtimeCommand(runtime, 'scripts/cli.ts');
-  return new Promise((done, fail) => {
-    const child = spawn(command!, [...pre, 'conformance', ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
-    child.on('error', fail);
-    child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
-  });
-}
+const cli = (runtime: Runtime, args: string[]) => runCommand([...runtimeCommand(runtime, 'scripts/cli.ts'), 'conformance', ...args], { timeoutMs: 150_000 });
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1)!.trim();
 
