@@ -22,6 +22,7 @@ import { IngestStore } from './store/ingest-store.ts';
 import { KeysStore } from './store/keys-store.ts';
 import { migrateToLatest, prepareConnection } from './store/migrations.ts';
 import { PeopleStore } from './store/people-store.ts';
+import { RateLimitsStore } from './store/rate-limits-store.ts';
 import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
 import { systemClock } from './time/clock.ts';
@@ -103,7 +104,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, () => dispatcher.wake());
   // Deliveries a previous process left pending go out now.
   dispatcher.start();
-  const limiter = new HourlyRateLimiter(clock);
+  const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(db));
   const baseline = new BaselineStore(db);
   let baselineSaved = false;
   const faults = options.faults ? new FaultInjector() : undefined;
@@ -121,7 +122,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     await Promise.all([runner.stop(), dispatcher.stop()]);
     try {
       await baseline.restore();
-      limiter.clear();
+      await limiter.clear();
       if (isMovable(clock)) clock.reset?.();
       faults?.rules.clear();
     } finally {
@@ -140,7 +141,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
 
   /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
-  const takeBudget = (caller: Caller): RateDecision =>
+  const takeBudget = (caller: Caller): Promise<RateDecision> =>
     caller.scopeSite
       ? limiter.take(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour)
       : limiter.take(`account:${caller.accountId}`, limits.accountPerHour);
@@ -166,11 +167,11 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (fault && BEFORE_KEY.includes(fault)) throw faultError(fault as 'unauthorized' | 'forbidden', site);
     const caller = await authenticate(request, services.keys, digests);
     if (fault === 'rate_limit_exceeded') {
-      const now = peekBudget(caller);
+      const now = await peekBudget(caller);
       rate.decision = { ...now, allowed: false, remaining: 0 };
       throw faultError(fault, { ...site, budget: rate.decision });
     }
-    rate.decision = takeBudget(caller);
+    rate.decision = await takeBudget(caller);
     if (!rate.decision.allowed) {
       throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
         'retry-after': String(rate.decision.retryAfterSeconds),
@@ -190,7 +191,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   }
 
   /** The caller's budget as it stands, uncounted. */
-  const peekBudget = (caller: Caller): RateDecision =>
+  const peekBudget = (caller: Caller): Promise<RateDecision> =>
     caller.scopeSite ? limiter.peek(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour) : limiter.peek(`account:${caller.accountId}`, limits.accountPerHour);
 
   async function fetch(request: Request): Promise<Response> {

@@ -4,6 +4,7 @@ import { exportsSchema } from './migrations/0002-exports.ts';
 import { companyDefaults } from './migrations/0003-company-defaults.ts';
 import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
+import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
 import { dialectOf } from './dialect/index.ts';
 
 /**
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '0003_company_defaults': companyDefaults,
   '0004_export_steps': exportSteps,
   '0005_webhooks': webhooksSchema,
+  '0006_rate_limits': rateLimitsSchema,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -21,6 +21,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  rate_limits: RateLimitsTable;
 }
 
 /** The Kysely instance the core runs on. */
@@ -257,4 +258,11 @@ export interface WebhookAttemptsTable {
   status: number | null;
   latency_ms: number;
   error: string | null;
+}
+
+/** One rate-limit bucket's current window: when it opened (epoch ms, the API's clock) and the requests counted in it. */
+export interface RateLimitsTable {
+  bucket: string;
+  window_started_ms: number;
+  used: number;
 }

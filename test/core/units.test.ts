@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { HourlyRateLimiter } from '../../core/limits/rate-limiter.ts';
 import { CursorSigner } from '../../core/paging/cursor.ts';
 import { domainMatches, normalizeDomain } from '../../core/scope/domain.ts';
 import { ManualClock } from '../../core/time/clock.ts';
@@ -64,19 +63,5 @@ describe('the cursor signer', () => {
       const edited = cursor.slice(0, i) + (cursor[i] === 'A' ? 'B' : 'A') + cursor.slice(i + 1);
       expect(await signer.verify(edited, 'ctx', 1000), `edit at ${i}`).toBeNull();
     }
-  });
-});
-
-describe('the hourly rate limiter', () => {
-  it('allows the limit per window, then refuses with the seconds left, and opens a new window after an hour', () => {
-    const clock = new ManualClock(0);
-    const limiter = new HourlyRateLimiter(clock);
-    expect(limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 1 });
-    clock.advance(100);
-    expect(limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 0 });
-    expect(limiter.take('a', 2)).toMatchObject({ allowed: false, remaining: 0, retryAfterSeconds: 3500 });
-    expect(limiter.take('b', 2)).toMatchObject({ allowed: true, remaining: 1 });
-    clock.advance(3500);
-    expect(limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 1 });
   });
 });

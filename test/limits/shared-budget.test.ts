@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApi, type Api } from '../../adapters/node/index.ts';
+import { POSTGRES_BACKENDS } from '../support/backends.ts';
+import { createWorld, type World } from '../support/world.ts';
+
+const LIMIT = 5;
+const dir = mkdtempSync(join(tmpdir(), 'vi-limits-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+
+/** A GET of the account's stats through one API, in-process. */
+const stats = (api: Api, key: string) => api.fetch(new Request('http://api.test/v1/stats', { headers: { 'x-api-key': key } }));
+
+/** A second API process on the world's database: a new `createApi`, sharing only the database and the clock. */
+const secondApi = (world: World, database: Parameters<typeof createApi>[0]['database']) =>
+  createApi({ database, clock: world.clock, rateLimits: { accountPerHour: LIMIT }, onError: () => undefined });
+
+/** Sends `n` requests at once, alternating between the APIs, and counts the statuses. */
+async function burst(apis: Api[], key: string, n: number): Promise<Record<number, number>> {
+  const replies = await Promise.all(Array.from({ length: n }, (_, i) => stats(apis[i % apis.length]!, key)));
+  const statuses: Record<number, number> = {};
+  for (const reply of replies) statuses[reply.status] = (statuses[reply.status] ?? 0) + 1;
+  return statuses;
+}
+
+describe('rate limits on a SQLite file', () => {
+  it('survive a restart: a new API on the same file carries on counting the window', async () => {
+    const file = join(dir, `restart-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+    expect((await stats(world.api, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe('4');
+    expect((await stats(world.api, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe('3');
+    await world.close();
+    world.clock.advance(600);
+    const restarted = await secondApi(world, file);
+    try {
+      const reply = await stats(restarted, world.accountKey);
+      expect(reply.headers.get('x-ratelimit-remaining')).toBe('2');
+      for (let i = 0; i < 2; i++) expect((await stats(restarted, world.accountKey)).status).toBe(200);
+      const refused = await stats(restarted, world.accountKey);
+      expect(refused.status).toBe(429);
+      // The window opened before the restart, 600 s ago.
+      expect(refused.headers.get('retry-after')).toBe('3000');
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('are shared by two APIs on one file: concurrent requests over both get exactly the limit', async () => {
+    const file = join(dir, `shared-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+    const other = await secondApi(world, file);
+    try {
+      expect(await burst([world.api, other], world.accountKey, 14)).toEqual({ 200: LIMIT, 429: 14 - LIMIT });
+    } finally {
+      await other.close();
+      await world.close();
+    }
+  });
+
+  it('are cleared for every API by the admin reset', async () => {
+    const file = join(dir, `reset-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+    await world.api.saveBaseline();
+    const other = await secondApi(world, file);
+    try {
+      await burst([world.api, other], world.accountKey, LIMIT + 1);
+      expect((await stats(other, world.accountKey)).status).toBe(429);
+      await world.api.reset();
+      expect((await stats(other, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1));
+      expect((await stats(world.api, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 2));
+    } finally {
+      await other.close();
+      await world.close();
+    }
+  });
+});
+
+describe.each(POSTGRES_BACKENDS)('rate limits on one Postgres schema ($name)', (backend) => {
+  it('are shared by two APIs: concurrent requests over both get exactly the limit, and the reset clears them', async () => {
+    const world = await createWorld({ backend, rateLimits: { accountPerHour: LIMIT } });
+    await world.api.saveBaseline();
+    const other = await secondApi(world, world.api.db);
+    try {
+      expect(await burst([world.api, other], world.accountKey, 14)).toEqual({ 200: LIMIT, 429: 14 - LIMIT });
+      await world.api.reset();
+      expect((await stats(other, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1));
+    } finally {
+      await other.close();
+      await world.close();
+    }
+  });
+});
