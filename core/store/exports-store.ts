@@ -6,6 +6,7 @@ import type { Site } from '../scope/view.ts';
 import { attributedSite, selectionConditions, sortKeys } from './export-selection.ts';
 import { personJsonSql, withSite } from './person-row.ts';
 import { CompiledQueries } from './compiled-queries.ts';
+import { dialectOf } from './dialect/index.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
 /** An export job row. */
@@ -43,18 +44,34 @@ export class ExportsStore {
   }
 
   /**
-   * Creates a job unless the account already runs `maxRunning`; the count and the insert share
-   * one transaction, so concurrent starts cannot both take the last slot. False when refused.
+   * Creates a job unless the account already runs `maxRunning`; the count and the insert are one
+   * atomic step, so concurrent starts, in any process, cannot both take the last slot. False when refused.
    */
   async createIfSlotFree(job: Pick<ExportJob, 'id' | 'account_id' | 'filters' | 'filename' | 'created_at'>, maxRunning: number): Promise<boolean> {
+    if (dialectOf(this.db).name === 'sqlite') {
+      // One statement: SQLite takes its write lock before the statement reads, so the count and
+      // the insert are one step for every process on the file. (A transaction reading first could
+      // not write after another process had: SQLITE_BUSY, a 500.)
+      const { numAffectedRows } = await sql`
+        insert into export_jobs (id, account_id, filters, filename, created_at, status)
+        select ${job.id}, ${job.account_id}, ${job.filters}, ${job.filename}, ${job.created_at}, 'processing'
+        where (select count(*) from export_jobs where account_id = ${job.account_id} and status = 'processing') < ${maxRunning}
+      `.execute(this.db);
+      return numAffectedRows === 1n;
+    }
     return this.db.transaction().execute(async (trx) => {
+      // Under READ COMMITTED two transactions could both count two and both insert. A write to the
+      // account's row first makes starts for one account queue here, whatever the process; the
+      // count after it reads anew and sees the other start's job. A plain UPDATE rather than
+      // FOR UPDATE or an advisory lock: nothing Citus or CockroachDB lack.
+      await trx.updateTable('accounts').set((eb) => ({ name: eb.ref('name') })).where('id', '=', job.account_id).execute();
       const { n } = await trx
         .selectFrom('export_jobs')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('account_id', '=', job.account_id)
         .where('status', '=', 'processing')
         .executeTakeFirstOrThrow();
-      if (n >= maxRunning) return false;
+      if (Number(n) >= maxRunning) return false;
       await trx.insertInto('export_jobs').values({ ...job, status: 'processing' }).execute();
       return true;
     });
