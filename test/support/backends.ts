@@ -32,7 +32,8 @@ let schemas = 0;
 /** A schema name no other world of this run uses (test files run in parallel on one server). */
 function freshSchema(): string {
   // Worker threads share a pid and may start in the same millisecond: random bits keep them apart.
-  return `vi_${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}_${schemas++}`;
+  const prefix = process.env.VI_TEST_SCHEMA_PREFIX ?? 'vi_';
+  return `${prefix}${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}_${schemas++}`;
 }
 
 /** One PGlite per test file (opening one takes seconds), closed after the file. */
@@ -166,16 +167,9 @@ export function serverBackend(url: string): Backend {
       const pool = new pg.Pool({ connectionString: url, max: 4, options: `-c search_path=${schema}` });
       return {
         database: pool,
-        drop: async () => {
-          await pool.end();
-          const cleanup = new pg.Client({ connectionString: url });
-          await cleanup.connect();
-          try {
-            await cleanup.query(`drop schema "${schema}" cascade`);
-          } finally {
-            await cleanup.end();
-          }
-        },
+        // The schema stays until the run ends (test/support/postgres-schemas.ts drops them all):
+        // dropping it now would race with other workers' migrations.
+        drop: () => pool.end(),
       };
     },
   };
