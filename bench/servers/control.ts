@@ -73,19 +73,26 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Runs autocannon in a child process pinned to the load core; throws when any response failed. */
-export async function loadTest(request: LoadRequest): Promise<LoadResult> {
-  const command = pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers/load.ts'), JSON.stringify(request)]);
-  const output = await new Promise<string>((done, reject) => {
+/**
+ * Runs a load script (`bench/servers/<script>`) in a child process pinned to the load core, with
+ * `request` as its one argument, and returns the JSON of the last line it prints.
+ */
+export function runLoadScript<R>(script: string, request: unknown): Promise<R> {
+  const command = pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers', script), JSON.stringify(request)]);
+  return new Promise((done, reject) => {
     const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (err += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? done(out) : reject(new Error(`load generator exited with ${code}:\n${err}`))));
+    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as R) : reject(new Error(`${script} exited with ${code}:\n${err}`))));
   });
-  const result = JSON.parse(output.trim().split('\n').pop()!) as LoadResult;
+}
+
+/** Runs autocannon in a child process pinned to the load core; throws when any response failed. */
+export async function loadTest(request: LoadRequest): Promise<LoadResult> {
+  const result = await runLoadScript<LoadResult>('load.ts', request);
   if (result.non2xx > 0 || result.errors > 0 || result.requests === 0) {
     throw new Error(`load run against ${request.url} had ${result.non2xx} non-2xx responses and ${result.errors} errors in ${result.requests} requests`);
   }

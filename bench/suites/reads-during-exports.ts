@@ -14,10 +14,9 @@ import { deriveDemoKey } from '../../scripts/demo-keys.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR, exportDatabase } from '../data.ts';
 import type { CaseResult, SuiteResult } from '../results.ts';
 import { target } from '../results.ts';
-import { canPin, LOAD_CORE, pinned, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
+import { canPin, runLoadScript, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { PhaseFigures, ReadLoadRequest, ReadLoadResult } from '../servers/read-load.ts';
 import type { SuiteOptions } from './suite.ts';
-import { spawn } from 'node:child_process';
 
 /** Sizes and load of the case; every field can be set (`npm run bench:reads`), the rest follow from `tiny`. */
 export interface ReadsDuringExportsOptions extends Pick<SuiteOptions, 'seed' | 'cacheDir' | 'tiny'> {
@@ -37,18 +36,7 @@ const DEFAULTS = { people: 100_000, connections: 4, idleSeconds: 10, warmupSecon
 const TINY = { people: 5_000, connections: 2, idleSeconds: 1, warmupSeconds: 0, exports: 3 };
 
 /** Runs the load generator pinned to the load core; its one JSON line. */
-function runLoad(load: ReadLoadRequest): Promise<ReadLoadResult> {
-  const command = pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers/read-load.ts'), JSON.stringify(load)]);
-  return new Promise((done, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (d) => (out += d));
-    child.stderr!.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? done(JSON.parse(out.trim().split('\n').pop()!) as ReadLoadResult) : reject(new Error(`read load exited with ${code}:\n${err}`))));
-  });
-}
+const runLoad = (load: ReadLoadRequest): Promise<ReadLoadResult> => runLoadScript<ReadLoadResult>('read-load.ts', load);
 
 /** A phase as a case of the report; the slowest page rides in `params.maxMs`. */
 function phaseCase(name: string, role: CaseResult['role'], phase: PhaseFigures, params: CaseResult['params']): CaseResult {
