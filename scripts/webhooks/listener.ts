@@ -48,7 +48,9 @@ export async function listen(collector: DeliveryCollector, host: string, port: n
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections?.();
+        // A sender that keeps delivering over keep-alive connections would hold close() open for
+        // ever (and the command with it): cut every connection; an unanswered delivery is retried.
+        server.closeAllConnections();
       }),
   };
 }
