@@ -198,7 +198,7 @@ export class ExportsStore {
           .innerJoin('people as p', (join) => join.on(sql.ref('p.pk'), '=', sql`json_extract(j.value, '$[0]')`))
           .innerJoin('sites as s', (join) => join.on(sql.ref('s.pk'), '=', sql`json_extract(j.value, '$[1]')`))
           .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-          .select([personJsonSql('p').as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
+          .select([personJsonSql('p', dialectOf(this.db)).as('json'), 's.domain', 's.client_ref', 'p.campaign', 'p.crm_status'])
           .orderBy(sql`j.key`),
       { members: JSON.stringify(members.map((m) => [m.personPk, m.sitePk])) },
     );

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Site } from '../scope/view.ts';
-import { jsonScalar, jsonText, sqliteDialect, type SqlDialect } from './dialect/index.ts';
+import { jsonScalar, jsonText, type SqlDialect } from './dialect/index.ts';
 
 /**
  * The Person resource as JSON text written by the database (see the dialect's `jsonObject`), without the attribution fields (`domain`,
@@ -9,9 +9,8 @@ import { jsonScalar, jsonText, sqliteDialect, type SqlDialect } from './dialect/
  * turning 31 columns a row into JS values and back into text; SQLite writes the text directly,
  * in less than half the time. `activity` is the table alias whose visit count and first/last
  * seen the view reports (`p` account-wide, `ps` for a scoped key's sites); `c` is the joined company.
- * Without a dialect, SQLite's spelling.
  */
-export function personJsonSql(activity: 'p' | 'ps', dialect: SqlDialect = sqliteDialect): RawBuilder<string> {
+export function personJsonSql(activity: 'p' | 'ps', dialect: SqlDialect): RawBuilder<string> {
   const v = (column: string) => jsonScalar(sql.ref(column));
   const company = dialect.jsonObjectOrNull(sql`c.id is null`, {
     companyId: v('c.id'), name: v('c.name'), domain: v('c.domain'), standardizedIndustry: v('c.standardized_industry'),
