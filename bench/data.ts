@@ -58,6 +58,8 @@ export interface BenchData {
   journeys: Journey[];
   /** The largest of `journeys` (the first such on a tie): the one deep pages and HTTP read. */
   largest: Journey;
+  /** On a PostgreSQL run (`--postgres`): the URL of the copy of `path` the paging suites read instead. */
+  postgres?: string;
 }
 
 /** The default sizes: fit a 2-core, 24 GiB machine and still show depth effects. */

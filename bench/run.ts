@@ -5,6 +5,7 @@
  *   npm run bench -- --save                      # the full run, replacing the committed bench/results
  *   npm run bench -- --tiny                      # the CI configuration: seconds, reports in a temporary folder
  *   npm run bench -- --seed 7 --people 5000 --events 2000000 --suites journey-paging,http --out /tmp/bench
+ *   npm run bench -- --postgres postgres://postgres@127.0.0.1:5432/postgres   # paging, export and processes on PostgreSQL
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { availableParallelism, tmpdir, totalmem } from 'node:os';
@@ -12,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { benchDatabase, DEFAULT_DATA, TINY_DATA } from './data.ts';
+import { connect, DEFAULT_PREFIX, postgresCopy, type PostgresTarget } from './postgres-data.ts';
 import { writeJson } from './report/json.ts';
 import { writeMarkdown } from './report/markdown.ts';
 import { writeCharts } from './report/svg.ts';
@@ -22,16 +24,19 @@ import { httpSuite } from './suites/http.ts';
 import { journeyPagingSuite } from './suites/journey-paging.ts';
 import { peerSuite } from './suites/peer.ts';
 import { peoplePagingSuite } from './suites/people-paging.ts';
+import { pgExportSuite } from './suites/pg-export.ts';
+import { processesSuite } from './suites/processes.ts';
 import { readsDuringExportsSuite } from './suites/reads-during-exports.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import type { SuiteOptions } from './suites/suite.ts';
 
 /** Every suite, in the order a run takes them. */
-export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export', 'reads-during-exports', 'webhooks'] as const;
+export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export', 'reads-during-exports', 'webhooks', 'processes'] as const;
 type SuiteName = (typeof SUITES)[number];
+type Runner = (options: SuiteOptions) => Promise<SuiteResult>;
 
-/** Each suite's entry point: all take the same options. */
-const RUNNERS: Record<SuiteName, (options: SuiteOptions) => Promise<SuiteResult>> = {
+/** Each suite's entry point on SQLite: all take the same options. */
+const RUNNERS: Record<SuiteName, Runner> = {
   'journey-paging': journeyPagingSuite,
   'people-paging': peoplePagingSuite,
   http: httpSuite,
@@ -39,6 +44,24 @@ const RUNNERS: Record<SuiteName, (options: SuiteOptions) => Promise<SuiteResult>
   export: exportSuite,
   'reads-during-exports': readsDuringExportsSuite,
   webhooks: webhooksSuite,
+  processes: processesSuite,
+};
+
+/** The suites that run on PostgreSQL (`--postgres`), and their entry points there. */
+const POSTGRES_RUNNERS: Partial<Record<SuiteName, Runner>> = {
+  'journey-paging': journeyPagingSuite,
+  'people-paging': peoplePagingSuite,
+  export: pgExportSuite,
+  processes: processesSuite,
+};
+
+/**
+ * The suites a run takes when `--suites` is not given. On SQLite, all but `processes` (it starts
+ * API processes of the built bin; ask for it by name); on PostgreSQL, every suite that runs there.
+ */
+export const DEFAULT_SUITES: Record<'sqlite' | 'postgres', readonly SuiteName[]> = {
+  sqlite: SUITES.filter((s) => s !== 'processes'),
+  postgres: SUITES.filter((s) => s in POSTGRES_RUNNERS),
 };
 
 /** What a run does; sizes default to the tiny or the default data set. */
@@ -57,6 +80,14 @@ export interface RunOptions {
   strict?: boolean;
   /** Progress lines (stderr by default). */
   log?: (line: string) => void;
+  /**
+   * A PostgreSQL server (`postgres://user@host:port/db`; the role needs CREATEDB): the paging,
+   * export and processes suites then run there, on copies of the SQLite data kept as databases
+   * named `<postgresPrefix>…` and reused by later runs.
+   */
+  postgres?: string;
+  /** Start of the names of the databases the run creates. Default `vi_bench_`. */
+  postgresPrefix?: string;
 }
 
 /** What a run produced. */
@@ -74,25 +105,37 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
   const people = options.people ?? sizes.people;
   const events = options.events ?? sizes.events;
   const journeys = options.journeys ?? sizes.journeys;
-  const suites = (options.suites ?? SUITES) as SuiteName[];
+  const backend = options.postgres === undefined ? 'sqlite' : 'postgres';
+  const suites = (options.suites ?? DEFAULT_SUITES[backend]) as SuiteName[];
   const unknown = suites.filter((s) => !SUITES.includes(s));
   if (unknown.length > 0) throw new Error(`unknown suite ${unknown.join(', ')}; known: ${SUITES.join(', ')}`);
+  const runners = backend === 'postgres' ? POSTGRES_RUNNERS : RUNNERS;
+  const sqliteOnly = suites.filter((s) => runners[s] === undefined);
+  if (sqliteOnly.length > 0) throw new Error(`suite ${sqliteOnly.join(', ')} runs on SQLite only; on PostgreSQL: ${DEFAULT_SUITES.postgres.join(', ')}`);
+  const postgres: PostgresTarget | undefined = options.postgres === undefined ? undefined : { url: options.postgres, prefix: options.postgresPrefix ?? DEFAULT_PREFIX };
+  // A server that does not answer stops the run before any data is built.
+  if (postgres) await (await connect(postgres.url)).end();
   const run: BenchRun = {
     startedAt: new Date().toISOString(),
     machine: { cpus: availableParallelism(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
-    config: { tiny: options.tiny, seed: options.seed, people, events, journeys: journeys.join(','), suites: suites.join(',') },
+    config: { tiny: options.tiny, seed: options.seed, people, events, journeys: journeys.join(','), suites: suites.join(','), backend },
     suites: [],
   };
 
   log(`bench data: seed ${options.seed}, ${people.toLocaleString('en')} people, ${events.toLocaleString('en')} events, journeys ${journeys.join(', ')}`);
   const { seed, cacheDir, tiny } = options;
   const data = await benchDatabase({ seed, people, events, journeys, cacheDir });
+  if (postgres && suites.some((s) => s === 'journey-paging' || s === 'people-paging')) {
+    const started = performance.now();
+    data.postgres = await postgresCopy(postgres, data.path);
+    log(`PostgreSQL bench data ready in ${((performance.now() - started) / 1000).toFixed(1)} s (${new URL(data.postgres).pathname.slice(1)}, reused when it exists)`);
+  }
   const failed: string[] = [];
   for (const name of SUITES.filter((s) => suites.includes(s))) {
     const started = performance.now();
     log(`suite ${name}…`);
     try {
-      run.suites.push(await RUNNERS[name]({ data, seed, cacheDir, tiny, onCase: caseLogger(name) }));
+      run.suites.push(await runners[name]!({ data, seed, cacheDir, tiny, postgres, onCase: caseLogger(name) }));
     } catch (error) {
       if (options.strict) throw error;
       const message = error instanceof Error ? error.message : String(error);
@@ -148,6 +191,7 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       save: { type: 'boolean', default: false },
       cache: { type: 'string' },
+      postgres: { type: 'string' },
     },
   });
   const int = (name: string, text: string | undefined) => (text === undefined ? undefined : positiveInt(name, text));
@@ -160,6 +204,7 @@ async function main(): Promise<void> {
     suites: values.suites?.split(',').map((s) => s.trim()).filter(Boolean),
     out: resultsDir(values),
     cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
+    postgres: values.postgres,
   });
   if (process.stderr.isTTY && !process.env.CI) process.stderr.write('\r\x1b[K');
   const kept = values.out !== undefined || values.save ? '' : ' (a temporary folder: pass --save to replace bench/results)';

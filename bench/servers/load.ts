@@ -9,7 +9,8 @@ import { percentiles } from '../results.ts';
 
 /** What a caller asks of one load run. */
 export interface LoadRequest {
-  url: string;
+  /** One URL, or several: autocannon then spreads its connections over them, round robin. */
+  url: string | string[];
   connections: number;
   seconds: number;
   /** Stop after this many requests instead of after `seconds`: a smoke run then always has samples, however busy the machine. */
@@ -35,7 +36,8 @@ export interface LoadResult {
 /** One autocannon run; `latencies` receives each 2xx response's time in milliseconds. */
 function run(request: LoadRequest, seconds: number, latencies?: number[], amount?: number): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    const options = { url: request.url, connections: request.connections, duration: seconds, headers: request.headers ?? {}, ...(amount ? { amount } : {}) };
+    // autocannon takes an array of URLs; its types only say string.
+    const options = { url: request.url as string, connections: request.connections, duration: seconds, headers: request.headers ?? {}, ...(amount ? { amount } : {}) };
     const instance = autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
     if (latencies) instance.on('response', (_client, status, _bytes, ms) => void (status < 300 && latencies.push(ms)));
   });

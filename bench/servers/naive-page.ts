@@ -19,7 +19,8 @@ export type Prepare = (sql: string) => NaiveStatement;
 /** A keyset position: `[ts, eventId]` of the last row of the previous page. */
 export type Position = [number, string];
 
-interface PersonRow {
+/** The person summary a naive journey page carries. */
+export interface PersonRow {
   pk: number;
   id: string;
   first_name: string | null;
@@ -74,7 +75,7 @@ export function naivePages(prepare: Prepare): NaivePages {
 }
 
 /** The page as a naive server renders it: every row an object, the whole page one stringify. */
-function naiveBody(p: PersonRow, rows: EventRow[], limit: number, cursorAfter: (last: EventRow) => string): string {
+export function naiveBody(p: PersonRow, rows: EventRow[], limit: number, cursorAfter: (last: EventRow) => string): string {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   const pagination: { limit: number; count: number; nextCursor?: string } = { limit, count: items.length };
@@ -87,7 +88,7 @@ function naiveBody(p: PersonRow, rows: EventRow[], limit: number, cursorAfter: (
 }
 
 /** An unsigned cursor, as a naive server hands out: base64 of the position (btoa: every runtime has it). */
-function encodePosition(position: Position): string {
+export function encodePosition(position: Position): string {
   return btoa(JSON.stringify(position));
 }
 

@@ -38,7 +38,7 @@ export interface ExportRun {
 }
 
 /** Runs `work` while sampling resident memory; returns seconds taken and peak growth in MB. */
-async function measure(work: () => Promise<number>): Promise<ExportRun> {
+export async function measure(work: () => Promise<number>): Promise<ExportRun> {
   globalThis.gc?.();
   const base = process.memoryUsage().rss;
   let peak = base;

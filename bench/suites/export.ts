@@ -50,7 +50,7 @@ function shellRun(path: string, rows: number): ExportRun {
 }
 
 /** Median run by rows/s; peak memory is the worst run's. */
-function fold(name: string, role: CaseResult['role'], runs: ExportRun[], people: number): CaseResult {
+export function fold(name: string, role: CaseResult['role'], runs: ExportRun[], people: number): CaseResult {
   const rate = (r: ExportRun) => r.rows / r.seconds;
   const sorted = [...runs].sort((a, b) => rate(a) - rate(b));
   const median = sorted[Math.floor(sorted.length / 2)]!;

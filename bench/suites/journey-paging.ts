@@ -5,7 +5,7 @@
 import type { Api } from '../../core/index.ts';
 import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { decodePosition, type Position } from '../servers/naive-page.ts';
-import { JourneyFloor } from './journey-floor.ts';
+import { backendLabel, benchDatabaseOf, openJourneyFloor, type JourneyFloors } from './floors.ts';
 import { depthNote, floorNote } from './journey-notes.ts';
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
@@ -49,25 +49,25 @@ export async function journeyPagingSuite(options: SuiteOptions): Promise<SuiteRe
   const { largest } = data;
   const key = data.accountKey;
   const deep = tiny ? 1_000 : 10_000;
-  const api = await openBenchApi(data.path);
-  const floors: JourneyFloor[] = [];
+  const api = await openBenchApi(benchDatabaseOf(options));
+  const floors: JourneyFloors[] = [];
   const pageCases: PagingCase[] = [];
   const walkCases: PagingCase[] = [];
   try {
     for (const journey of data.journeys) {
       const { personId, events } = journey;
       const isLargest = journey === largest;
-      const floor = new JourneyFloor(data.path, personId);
+      const floor = await openJourneyFloor(options, personId);
       floors.push(floor);
       const path = `/v1/people/${personId}/events?limit=${PAGE}`;
       const depths = depthsFor(events, deep, isLargest);
       const cursors = await cursorsAt(api, key, personId, depths);
       for (const depth of depths) {
         const cursor = cursors.get(depth);
-        const position = floor.positionAt(depth);
+        const position = await floor.positionAt(depth);
         const ours = await getText(api, key, path + cursorParam(cursor));
-        assertSameData(ours, floor.keysetPage(position), `${size(events)} journey @ ${depth} (keyset floor)`);
-        assertSameData(ours, floor.offsetPage(depth), `${size(events)} journey @ ${depth} (OFFSET floor)`);
+        assertSameData(ours, await floor.keysetPage(position), `${size(events)} journey @ ${depth} (keyset floor)`);
+        assertSameData(ours, await floor.offsetPage(depth), `${size(events)} journey @ ${depth} (OFFSET floor)`);
         const at = `${size(events)} journey, page @ ${depth.toLocaleString('en')}${depth === lastDepth(events) ? ' (last)' : ''}`;
         const params = { journey: events, depth, ...(isLargest ? { chart: 'depth' } : {}) };
         const floorName = `${at} · keyset floor`;
@@ -91,9 +91,9 @@ export async function journeyPagingSuite(options: SuiteOptions): Promise<SuiteRe
       }
     }
     const cases = [...(await measure(pageCases, pageTiming(tiny), options.onCase)), ...(await measure(walkCases, walkTiming(tiny), options.onCase))];
-    return { suite: 'journey-paging', title: 'Journey paging (GET /v1/people/{id}/events, 100 per page, in-process)', cases, targets: journeyTargets(cases, largest.events, deep) };
+    return { suite: 'journey-paging', title: `Journey paging (GET /v1/people/{id}/events, 100 per page, in-process, ${backendLabel(options)})`, cases, targets: journeyTargets(cases, largest.events, deep) };
   } finally {
-    for (const floor of floors) floor.close();
+    for (const floor of floors) await floor.close();
     await api.close();
   }
 }
@@ -104,17 +104,17 @@ async function walkApi(api: Api, key: string, path: string): Promise<void> {
   while (cursor !== undefined);
 }
 
-function walkKeyset(floor: JourneyFloor): void {
+async function walkKeyset(floor: JourneyFloors): Promise<void> {
   let position: Position | null = null;
   do {
-    const cursor = nextCursorOf(floor.keysetPage(position));
+    const cursor = nextCursorOf(await floor.keysetPage(position));
     position = cursor === undefined ? null : decodePosition(cursor);
   } while (position !== null);
 }
 
-function walkOffset(floor: JourneyFloor): void {
+async function walkOffset(floor: JourneyFloors): Promise<void> {
   let cursor: string | undefined = '0';
-  while (cursor !== undefined) cursor = nextCursorOf(floor.offsetPage(Number(cursor)));
+  while (cursor !== undefined) cursor = nextCursorOf(await floor.offsetPage(Number(cursor)));
 }
 
 /** The issue's targets, judged on the largest journey (the one the depth chart shows). */

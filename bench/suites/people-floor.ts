@@ -22,13 +22,15 @@ export interface ListRequest {
   after?: [number, string];
 }
 
-interface SiteRow {
+/** A site as the floors read it. */
+export interface SiteRow {
   pk: number;
   domain: string;
   client_ref: string | null;
 }
 
-type Row = Record<string, unknown> & { last_seen: number; id: string };
+/** A row of either list. */
+export type Row = Record<string, unknown> & { last_seen: number; id: string };
 
 const PERSON_COLUMNS =
   'p.id, p.email, p.business_email, p.personal_email, p.first_name, p.last_name, p.title, p.company, p.location, p.region, p.linkedin_url, p.phone, ' +
@@ -53,25 +55,11 @@ export class ListFloor {
 
   /** One page as JSON text, `{ data, pagination }`. */
   page(request: ListRequest): string {
-    const sites = this.#sites.all(this.accountId);
-    const byPk = new Map(sites.map((s) => [s.pk, s]));
-    const within = (s: SiteRow, domain: string) => s.domain === domain || s.domain.endsWith(`.${domain}`);
-    const filtered = request.domain !== undefined || request.clientRef !== undefined;
-    const matching = sites.filter((s) => (request.domain === undefined || within(s, request.domain)) && (request.clientRef === undefined || s.client_ref === request.clientRef));
-    // A scoped key's ceiling is its domain and its subdomains; client filters only narrow it.
-    const scoped = request.scopeDomain === undefined ? undefined : sites.filter((s) => within(s, request.scopeDomain!) && (!filtered || matching.includes(s)));
-    const selected = scoped ?? matching;
-    if (selected.length === 0) return body([], undefined);
-    const view: View = scoped ? (scoped.length === 1 ? 'site' : 'scope') : filtered ? 'sites' : 'account';
-    const { sql, params } = request.list === 'people' ? peopleSql(view, request, selected, this.accountId) : companiesSql(view, request, selected, this.accountId);
-    let statement = this.#statements.get(sql);
-    if (!statement) this.#statements.set(sql, (statement = this.#db.prepare(sql)));
-    const rows = statement.all(...params) as Row[];
-    const page = rows.slice(0, PAGE);
-    const data = page.map((r) => (request.list === 'people' ? toPerson(r, view === 'site' ? selected[0]! : byPk.get(r.site_pk as number)!) : toCompany(r)));
-    const last = page[page.length - 1];
-    const next = rows.length > PAGE && last ? Buffer.from(JSON.stringify([last.last_seen, last.id])).toString('base64url') : undefined;
-    return body(data, next);
+    const plan = planPage(request, this.#sites.all(this.accountId), this.accountId);
+    if (!plan) return body([], undefined);
+    let statement = this.#statements.get(plan.sql);
+    if (!statement) this.#statements.set(plan.sql, (statement = this.#db.prepare(plan.sql)));
+    return renderPage(plan, statement.all(...plan.params) as Row[]);
   }
 
   close(): void {
@@ -79,8 +67,49 @@ export class ListFloor {
   }
 }
 
+/** What one page runs, and what rendering its rows needs; `?` marks each parameter. */
+export interface PagePlan {
+  request: ListRequest;
+  sql: string;
+  params: unknown[];
+  view: View;
+  selected: SiteRow[];
+  byPk: Map<number, SiteRow>;
+}
+
+/**
+ * The SQL of one page, as a naive server resolves it per request from the account's sites
+ * (`domain`/`client_ref` filters and a scoped key's ceiling); undefined when no site is selected.
+ */
+export function planPage(request: ListRequest, sites: SiteRow[], accountId: string): PagePlan | undefined {
+  const byPk = new Map(sites.map((s) => [s.pk, s]));
+  const within = (s: SiteRow, domain: string) => s.domain === domain || s.domain.endsWith(`.${domain}`);
+  const filtered = request.domain !== undefined || request.clientRef !== undefined;
+  const matching = sites.filter((s) => (request.domain === undefined || within(s, request.domain)) && (request.clientRef === undefined || s.client_ref === request.clientRef));
+  // A scoped key's ceiling is its domain and its subdomains; client filters only narrow it.
+  const scoped = request.scopeDomain === undefined ? undefined : sites.filter((s) => within(s, request.scopeDomain!) && (!filtered || matching.includes(s)));
+  const selected = scoped ?? matching;
+  if (selected.length === 0) return undefined;
+  const view: View = scoped ? (scoped.length === 1 ? 'site' : 'scope') : filtered ? 'sites' : 'account';
+  const { sql, params } = request.list === 'people' ? peopleSql(view, request, selected, accountId) : companiesSql(view, request, selected, accountId);
+  return { request, sql, params, view, selected, byPk };
+}
+
+/** A page's rows (one more than a page, when there is a next) as the body: objects, one `JSON.stringify`. */
+export function renderPage(plan: PagePlan, rows: Row[]): string {
+  const { request, view, selected, byPk } = plan;
+  const page = rows.slice(0, PAGE);
+  const data = page.map((r) => (request.list === 'people' ? toPerson(r, view === 'site' ? selected[0]! : byPk.get(r.site_pk as number)!) : toCompany(r)));
+  const last = page[page.length - 1];
+  const next = rows.length > PAGE && last ? Buffer.from(JSON.stringify([last.last_seen, last.id])).toString('base64url') : undefined;
+  return body(data, next);
+}
+
+/** The body of a page that selects no site. */
+export const EMPTY_PAGE = (): string => body([], undefined);
+
 /** Which rows a page reads: one site's, several sites' summed per owner (a scoped key), or the account's (narrowed by sites). */
-type View = 'site' | 'scope' | 'sites' | 'account';
+export type View = 'site' | 'scope' | 'sites' | 'account';
 
 function peopleSql(view: View, r: ListRequest, sites: SiteRow[], accountId: string) {
   const params: unknown[] = [];

@@ -2,11 +2,12 @@
  * People and companies paging: a page of 100 through `api.fetch`, unfiltered and with each filter,
  * with the account key and with a domain-scoped key, each beside its naive floor (people-floor.ts).
  */
-import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
+import { BENCH_ANCHOR } from '../data.ts';
 import type { SuiteResult } from '../results.ts';
 import { getText, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
-import { ListFloor, type ListRequest } from './people-floor.ts';
+import { backendLabel, benchDatabaseOf, openListFloor } from './floors.ts';
+import type { ListRequest } from './people-floor.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
 
 const PAGE = 100;
@@ -38,8 +39,8 @@ function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
 /** Runs the suite: people and companies, account key and scoped key, every filter. */
 export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteResult> {
   const { data, tiny } = options;
-  const api = await openBenchApi(data.path);
-  const floor = new ListFloor(data.path, BENCH_ACCOUNT);
+  const api = await openBenchApi(benchDatabaseOf(options));
+  const floor = await openListFloor(options);
   try {
     const cases: PagingCase[] = [];
     for (const list of ['people', 'companies'] as const) {
@@ -51,7 +52,7 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
           const path = `/v1/${list}?limit=${PAGE}${v.query}`;
           const at = `${list}, ${keyLabel}, ${v.label}`;
           const ours = await getText(api, key, path);
-          assertSameData(ours, floor.page(request), at);
+          assertSameData(ours, await floor.page(request), at);
           if ((JSON.parse(ours) as { data: unknown[] }).data.length === 0) throw new Error(`${at} selects nobody: the benchmark would measure an empty page`);
           const params = { list, key: scoped ? 'scoped' : 'account', filter: v.label };
           cases.push(
@@ -63,12 +64,12 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
     }
     return {
       suite: 'people-paging',
-      title: 'People and companies paging (first page of 100, in-process)',
+      title: `People and companies paging (first page of 100, in-process, ${backendLabel(options)})`,
       cases: await measure(cases, pageTiming(tiny), options.onCase),
       targets: [],
     };
   } finally {
-    floor.close();
+    await floor.close();
     await api.close();
   }
 }

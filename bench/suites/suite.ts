@@ -1,5 +1,6 @@
 /** What every suite shares: the options bench/run.ts hands it, and the check that a floor serves what we serve. */
 import type { BenchData } from '../data.ts';
+import type { PostgresTarget } from '../postgres-data.ts';
 
 /** What `bench/run.ts` hands every suite. */
 export interface SuiteOptions {
@@ -12,6 +13,8 @@ export interface SuiteOptions {
   tiny: boolean;
   /** Told the name of each case as it starts (progress on a terminal). */
   onCase?: (name: string) => void;
+  /** On a PostgreSQL run (`--postgres`): the server, for a suite that builds databases of its own (export, processes). */
+  postgres?: PostgresTarget;
 }
 
 /**

@@ -1,0 +1,83 @@
+/**
+ * The export suite on PostgreSQL (`npm run bench -- --postgres URL`): rows per second and peak
+ * memory growth of our export against the naive `pg` floor (a cursor → fast-csv) and the server's
+ * own `COPY … TO STDOUT WITH CSV`, each run in a fresh process (pg-export-runs.ts), alternating.
+ * The people are export.ts's, copied from its SQLite databases (bench/postgres-data.ts).
+ *
+ * Until exports run on PostgreSQL, our side fails; the suite then says so in one line and still
+ * measures both floors, so the comparison is ready the day they do.
+ */
+import { exportDatabase } from '../data.ts';
+import { postgresCopy } from '../postgres-data.ts';
+import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
+import { fold, type ExportSuiteOptions } from './export.ts';
+import type { ExportRun } from './export-runs.ts';
+import { pgInChild, type PgExportSide } from './pg-export-runs.ts';
+import type { SuiteOptions } from './suite.ts';
+
+const TINY_EXPORT_PEOPLE = [5_000];
+const DEFAULT_EXPORT_PEOPLE = [100_000, 1_000_000];
+const MEMORY_BOUND_MB = 64;
+
+/** What the suite says when our export fails on PostgreSQL. */
+export const NOT_ON_POSTGRES = 'exports do not run on this backend yet';
+
+export async function pgExportSuite(options: ExportSuiteOptions & Pick<SuiteOptions, 'postgres'>): Promise<SuiteResult> {
+  const { postgres } = options;
+  if (!postgres) throw new Error('the PostgreSQL export suite needs --postgres URL');
+  const sizes = options.exportPeople ?? (options.tiny ? TINY_EXPORT_PEOPLE : DEFAULT_EXPORT_PEOPLE);
+  const cases: CaseResult[] = [];
+  const targets: TargetResult[] = [];
+  const skipped: string[] = [];
+  let oursFails: string | undefined;
+
+  for (const people of sizes) {
+    const file = await exportDatabase({ seed: options.seed, people, cacheDir: options.cacheDir });
+    const url = await postgresCopy(postgres, file);
+    const count = options.runs ?? (options.tiny || people >= 1_000_000 ? 1 : 3);
+    const runs: Record<PgExportSide, ExportRun[]> = { ours: [], floor: [], copy: [] };
+    for (let i = 0; i < count; i++) {
+      if (oursFails === undefined) {
+        try {
+          runs.ours.push(pgInChild('ours', url));
+        } catch (error) {
+          oursFails = error instanceof Error ? error.message : String(error);
+          skipped.push(`ours not measured: ${NOT_ON_POSTGRES} (POST /v1/exports → complete failed: ${oursFails.slice(0, 300)})`);
+        }
+      }
+      runs.floor.push(pgInChild('floor', url));
+      runs.copy.push(pgInChild('copy', url));
+    }
+    const size = people.toLocaleString('en');
+    const floor = fold(`export of ${size} people on PostgreSQL (naive floor: pg cursor → fast-csv)`, 'floor', runs.floor, people);
+    const copy = fold(`export of ${size} people on PostgreSQL (COPY … TO STDOUT WITH CSV)`, 'peer', runs.copy, people);
+    if (runs.ours.length === 0) {
+      cases.push(floor, copy);
+      continue;
+    }
+    const mine = fold(`export of ${size} people on PostgreSQL (ours: POST → complete)`, 'ours', runs.ours, people);
+    cases.push(mine, floor, copy);
+    targets.push(
+      target(`export of ${size} people on PostgreSQL: ≥ 0.4× COPY's rows/s`, mine.perSecond!, copy.perSecond!, 0.4, 'at-least', `${mine.perSecond!.toFixed(0)} vs ${copy.perSecond!.toFixed(0)} rows/s.`),
+    );
+    if (people === Math.max(...sizes)) {
+      targets.push(
+        target(
+          `export of ${size} people on PostgreSQL: peak memory growth < ${MEMORY_BOUND_MB} MB (ratio: growth / ${MEMORY_BOUND_MB} MB)`,
+          mine.peakMb!,
+          MEMORY_BOUND_MB,
+          1,
+          'at-most',
+          `${mine.peakMb!.toFixed(1)} MB of resident memory growth during the export (worst run).`,
+        ),
+      );
+    }
+  }
+  return {
+    suite: 'export',
+    title: 'Export on PostgreSQL: people to CSV, ours against a pg cursor → fast-csv and COPY … TO STDOUT',
+    cases,
+    targets,
+    ...(skipped.length ? { skipped } : {}),
+  };
+}
