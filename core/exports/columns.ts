@@ -66,15 +66,13 @@ export function toCsvCells(r: ExportRow, site: Pick<Site, 'domain' | 'clientRef'
 }
 
 /** The header line of every export file. */
-export const CSV_HEADER = `${csvFormatRow([...EXPORT_COLUMNS])}\r\n`;
+export const CSV_HEADER = toCsvLine([...EXPORT_COLUMNS]);
 
 /**
- * Rows as CSV text, each line ended by CRLF (RFC 4180), quoted by d3-dsv (a field holding a
- * comma, quote or line break is quoted, quotes doubled). d3-dsv formats an array of cells about
- * three times as fast as fast-csv's streams, which were most of an export's time.
+ * One CSV line of cells, ended by CRLF (RFC 4180), quoted by d3-dsv (a field holding a comma,
+ * quote or line break is quoted, quotes doubled). d3-dsv formats an array of cells about three
+ * times as fast as fast-csv's streams, which were most of an export's time.
  */
-export function toCsvLines(rows: string[][]): string {
-  let out = '';
-  for (const row of rows) out += `${csvFormatRow(row)}\r\n`;
-  return out;
+export function toCsvLine(cells: string[]): string {
+  return `${csvFormatRow(cells)}\r\n`;
 }

@@ -6,7 +6,7 @@ import { ExportsStore, LostLease, type ExportJob, type Lease } from '../store/ex
 import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
-import { CSV_HEADER, toCsvCells, toCsvLines, type ExportRow } from './columns.ts';
+import { CSV_HEADER, toCsvCells, toCsvLine, type ExportRow } from './columns.ts';
 import type { ExportFilters } from './filters.ts';
 import { RunMerge } from './run-merge.ts';
 
@@ -186,13 +186,16 @@ export class ExportRunner {
     const rows = await this.store.members.rows(members.map((m) => m.personPk));
     const byPk = new Map<number, ExportRow>();
     for (const row of rows) byPk.set(row[0], row);
-    const cells = [];
+    // Each row's cells become text at once: holding a batch of cell arrays alive together made V8
+    // take them for long-lived and allocate every later one in its old generation (pretenuring),
+    // where garbage waits for a full collection: memory grew by ~130 bytes a row.
+    let lines = '';
     for (const m of members) {
       const row = byPk.get(m.personPk);
       if (!row) throw new Error(`export: person ${m.id} (pk ${m.personPk}) has no row`);
-      cells.push(toCsvCells(row, await sites.get(m.sitePk)));
+      lines += toCsvLine(toCsvCells(row, await sites.get(m.sitePk)));
     }
-    return toCsvLines(cells);
+    return lines;
   }
 
   /** Removes what a finished job no longer needs (its members; a failed job's chunks too), a step at a time. */
