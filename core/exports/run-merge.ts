@@ -26,7 +26,7 @@ export function compareValues(a: number | string, b: number | string): number {
 
 /** Orders two members by (k1, k2, id), ascending. */
 export function compareKeys(a: MemberKey, b: MemberKey): number {
-  return compareValues(a.k1, b.k1) || compareValues(a.k2, b.k2) || compareValues(a.id, b.id);
+  return compareValues(a.k1, b.k1) || compareValues(a.k2, b.k2) || compareValues(a.person_id, b.person_id);
 }
 
 /** One run being merged: the next few of its members, read ahead. */

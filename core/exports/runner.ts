@@ -183,7 +183,7 @@ export class ExportRunner {
 
   /** The CSV lines of these members, in their order. */
   async #lines(members: MemberRef[], sites: SiteCache): Promise<string> {
-    const rows = await this.store.members.rows(members.map((m) => m.personPk));
+    const rows = await this.store.members.rows(members.map((m) => m.person_pk));
     const byPk = new Map<number, ExportRow>();
     for (const row of rows) byPk.set(row[0], row);
     // Each row's cells become text at once: holding a batch of cell arrays alive together made V8
@@ -191,9 +191,9 @@ export class ExportRunner {
     // where garbage waits for a full collection: memory grew by ~130 bytes a row.
     let lines = '';
     for (const m of members) {
-      const row = byPk.get(m.personPk);
-      if (!row) throw new Error(`export: person ${m.id} (pk ${m.personPk}) has no row`);
-      lines += toCsvLine(toCsvCells(row, await sites.get(m.sitePk)));
+      const row = byPk.get(m.person_pk);
+      if (!row) throw new Error(`export: person ${m.person_id} (pk ${m.person_pk}) has no row`);
+      lines += toCsvLine(toCsvCells(row, await sites.get(m.site_pk)));
     }
     return lines;
   }

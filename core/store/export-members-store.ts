@@ -12,13 +12,18 @@ import type { Db } from './schema.ts';
 export interface MemberKey {
   k1: number | string;
   k2: number | string;
-  id: string;
+  person_id: string;
 }
 
-/** A member as the writer merges it: its place in the file order, and what its row is made of. */
+/**
+ * A member as the writer merges it: its place in the file order, and what its row is made of.
+ * The merge holds the rows as the driver returns them: copied into objects of our own, held
+ * across steps, V8 took that allocation site for long-lived and allocated every member in its
+ * old generation (pretenuring), garbage until a full collection.
+ */
 export interface MemberRef extends MemberKey {
-  personPk: number;
-  sitePk: number;
+  person_pk: number;
+  site_pk: number;
 }
 
 /** How far a collection step got, as the job row records it. */
@@ -104,8 +109,8 @@ export class ExportMembersStore {
    */
   async runMembers(jobId: string, run: number, descending: boolean, after: MemberKey | null, limit: number): Promise<MemberRef[]> {
     const shape = `members:run:${descending ? 'desc' : 'asc'}:${after ? 'next' : 'first'}`;
-    const values = after ? { jobId, run, limit, k1: after.k1, k2: after.k2, id: after.id } : { jobId, run, limit };
-    const rows = await this.#queries.rows(
+    const values = after ? { jobId, run, limit, k1: after.k1, k2: after.k2, id: after.person_id } : { jobId, run, limit };
+    return this.#queries.rows(
       shape,
       (p) => {
         const direction = descending ? 'desc' : 'asc';
@@ -123,7 +128,6 @@ export class ExportMembersStore {
       },
       values,
     );
-    return rows.map((r) => ({ k1: r.k1, k2: r.k2, id: r.person_id, personPk: r.person_pk, sitePk: r.site_pk }));
   }
 
   /** The stored rows of these people (by pk), in no particular order: what their CSV lines are made of. */

@@ -125,12 +125,12 @@ export class ExportsStore {
 
   /** Where a job's writing resumes: the sort key of the last row in its file, or null before the first. */
   static writtenKey(job: ExportJob): MemberKey | null {
-    return job.written_id === null ? null : { k1: job.written_k1!, k2: job.written_k2!, id: job.written_id };
+    return job.written_id === null ? null : { k1: job.written_k1!, k2: job.written_k2!, person_id: job.written_id };
   }
 
   /** Appends a piece of the file and records how far the job got, atomically, so a resumed run neither repeats nor skips rows. */
   async appendChunk(job: ExportJob, data: string, written: number, last: MemberKey | null, lease: Lease): Promise<void> {
-    const position = { next_seq: written, chunk_count: job.chunk_count + 1, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.id } : {}) };
+    const position = { next_seq: written, chunk_count: job.chunk_count + 1, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.person_id } : {}) };
     await this.db.transaction().execute(async (trx) => {
       // The position first: a runner whose lease was taken over writes no chunk.
       await this.#advance(trx, job.id, lease, position);
