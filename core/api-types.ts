@@ -62,9 +62,11 @@ export interface ApiOptions {
   /**
    * Export tuning: people per write step (default 25, which keeps memory flat and steps short); people pks per collection
    * step (default 250); rows per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each
-   * step (default: yield to the event loop).
+   * step (default: yield to the event loop); `leaseSeconds`, how long a claim on a job lasts without progress (default 30:
+   * a job whose process died is taken over by another process on the database after that); `pollIntervalMs`, how often
+   * this API looks for such jobs (default 2,000; 0 only at start).
    */
-  exports?: { batchRows?: number; collectPks?: number; rowCap?: number; chunkChars?: number; pace?: () => Promise<void> };
+  exports?: { batchRows?: number; collectPks?: number; rowCap?: number; chunkChars?: number; leaseSeconds?: number; pollIntervalMs?: number; pace?: () => Promise<void> };
   /**
    * SHA-256 and HMAC for keys, cursors and download links. Default: WebCrypto (asynchronous);
    * the runtime adapters pass synchronous `node:crypto` digests.

@@ -31,6 +31,7 @@ import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
 import { ExportRunner, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
+import { ExportMembersStore } from './store/export-members-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
 import { loadOrCreateSecret } from './store/meta-store.ts';
 import { WebhooksStore } from './store/webhooks-store.ts';
@@ -54,7 +55,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const digests = options.digests ?? webDigests;
 
   const sites = new SitesStore(db);
-  const exportsStore = new ExportsStore(db);
+  const exportsStore = new ExportsStore(db, new ExportMembersStore(db));
   const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
     // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
     // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
@@ -67,6 +68,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     // old generation, where only a full collection frees it, and memory grew with the run.
     chunkChars: options.exports?.chunkChars ?? 32 * 1024,
     maxAttempts: 3,
+    leaseSeconds: options.exports?.leaseSeconds ?? 30,
+    pollIntervalMs: options.exports?.pollIntervalMs ?? 2000,
     pace: options.exports?.pace ?? yieldToEventLoop,
     onError: (error) => onError(error),
   });
@@ -83,7 +86,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     exports: { store: exportsStore, runner, links: new DownloadLinkSigner(secret, digests) },
     defaultPageSize: options.defaultPageSize ?? 50,
   };
-  // Jobs past retention go; jobs a previous process left running carry on.
+  // Jobs past retention go; jobs a previous process left running carry on, as do those another process gives up.
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   await runner.resumeInterrupted();
   const webhooksStore = new WebhooksStore(db);

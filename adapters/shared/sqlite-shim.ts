@@ -26,50 +26,82 @@ const STATEMENT_CACHE_SIZE = 200;
 /**
  * Gives a runtime's SQLite the shape Kysely's own SqliteDialect drives, so every query, migration
  * and export runs unchanged on each runtime. Kysely prepares a statement for every query it runs;
- * here each SQL text is prepared once and kept (least recently used go first), because preparing
- * costs as much as running a cheap query. Booleans bind as 1/0.
+ * here each SQL text is prepared once and kept, because preparing costs as much as running a cheap
+ * query. Booleans bind as 1/0.
+ *
+ * A query that finds its statement changes nothing in the cache, so a hit allocates nothing: moving
+ * the entry to the back of a Map on every hit (a plain LRU) made V8 rebuild the Map's table every
+ * few hundred queries, and those tables lived long enough to fill the old generation with garbage
+ * (~60 bytes a query, half an export's memory growth). When full, the cache evicts the oldest
+ * statement not used since it was last passed over (a second chance).
  */
 export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>): Kysely<Database> {
-  const bind = (params: ReadonlyArray<unknown>) => params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
-  const cache = new Map<string, S>();
-  const cached = (sql: string): S => {
-    let statement = cache.get(sql);
-    if (statement) cache.delete(sql);
-    else {
-      statement = native.prepare(sql);
-      if (cache.size >= STATEMENT_CACHE_SIZE) {
-        const [oldest, evicted] = cache.entries().next().value as [string, S];
-        cache.delete(oldest);
-        evicted.finalize?.();
-      }
+  const cache = new Map<string, CachedStatement<S>>();
+  const prepared = (sql: string): CachedStatement<S> => {
+    const hit = cache.get(sql);
+    if (hit) {
+      hit.used = true;
+      return hit;
     }
-    cache.set(sql, statement); // re-inserted: now the most recently used
-    return statement;
-  };
-  const database: SqliteDatabase = {
-    close() {
-      // An unfinalized statement keeps Bun's file open after close(), its WAL not checkpointed.
-      for (const statement of cache.values()) statement.finalize?.();
-      cache.clear();
-      native.close();
-    },
-    prepare(sql: string): SqliteStatement {
-      const statement = cached(sql);
-      return {
+    if (cache.size >= STATEMENT_CACHE_SIZE) evictOne(cache);
+    const statement = native.prepare(sql);
+    const entry: CachedStatement<S> = {
+      native: statement,
+      used: false,
+      kysely: {
         reader: native.returnsRows(statement),
         // all() and run() finish before they return, so one shared statement can never be mid-use.
         all: (params) => statement.all(...bind(params)),
         run: (params) => statement.run(...bind(params)),
         // An iteration stays open across awaits, while other queries may run the same SQL: it gets its own statement.
         iterate: (params) => iterateOnce(native.prepare(sql), bind(params)),
-      };
+      },
+    };
+    cache.set(sql, entry);
+    return entry;
+  };
+  const database: SqliteDatabase = {
+    close() {
+      // An unfinalized statement keeps Bun's file open after close(), its WAL not checkpointed.
+      for (const entry of cache.values()) entry.native.finalize?.();
+      cache.clear();
+      native.close();
     },
+    prepare: (sql: string): SqliteStatement => prepared(sql).kysely,
   };
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }
 
+/** A prepared statement kept for its SQL text, as Kysely drives it. */
+interface CachedStatement<S extends NativeStatement> {
+  native: S;
+  kysely: SqliteStatement;
+  /** Used since the eviction last passed over it. */
+  used: boolean;
+}
+
+/** Frees the oldest statement not used since it was last passed over; used ones go to the back, unmarked. */
+function evictOne<S extends NativeStatement>(cache: Map<string, CachedStatement<S>>): void {
+  for (const [sql, entry] of cache) {
+    cache.delete(sql);
+    if (entry.used) {
+      entry.used = false;
+      cache.set(sql, entry);
+      continue;
+    }
+    entry.native.finalize?.();
+    return;
+  }
+}
+
+/** Parameters as SQLite binds them: booleans as 1/0 (node:sqlite binds none); others as given, without a copy. */
+function bind(params: ReadonlyArray<unknown>): ReadonlyArray<unknown> {
+  for (const p of params) if (typeof p === 'boolean') return params.map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  return params;
+}
+
 /** Iterates a statement of its own and frees it when the iteration ends, however it ends. */
-function* iterateOnce(statement: NativeStatement, params: unknown[]): IterableIterator<unknown> {
+function* iterateOnce(statement: NativeStatement, params: ReadonlyArray<unknown>): IterableIterator<unknown> {
   try {
     yield* statement.iterate(...params);
   } finally {

@@ -1,4 +1,4 @@
-import type { ExportsStore, MemberKey, MemberRef } from '../store/exports-store.ts';
+import type { ExportMembersStore, MemberKey, MemberRef } from '../store/export-members-store.ts';
 
 /**
  * Orders two sort-key values as SQLite does for the members' keys: integers before text, integers
@@ -26,7 +26,7 @@ export function compareValues(a: number | string, b: number | string): number {
 
 /** Orders two members by (k1, k2, id), ascending. */
 export function compareKeys(a: MemberKey, b: MemberKey): number {
-  return compareValues(a.k1, b.k1) || compareValues(a.k2, b.k2) || compareValues(a.id, b.id);
+  return compareValues(a.k1, b.k1) || compareValues(a.k2, b.k2) || compareValues(a.person_id, b.person_id);
 }
 
 /** One run being merged: the next few of its members, read ahead. */
@@ -38,24 +38,30 @@ interface Head {
   drained: boolean;
 }
 
-/** How many members of each run are read ahead: runs × this is what the merge holds. */
-const READ_AHEAD = 48;
+/**
+ * About how many members the merge holds across all runs. Members read ahead live until the
+ * writer reaches them; held across many steps, V8 would promote them into its old generation, where
+ * only a full collection frees them (memory grew by ~70 bytes a row at a million rows with 48 a
+ * run over 500 runs). Held briefly, they die young. Each run reads at least 2 and at most 256 ahead.
+ */
+const HELD_MEMBERS = 1024;
 /** Runs opened per call of `pace` while the merge starts (a million people make about 500 runs). */
 const RUNS_PER_STEP = 32;
 
 /**
  * The members of a job in file order, merged from its sorted runs (an external merge sort's last
  * phase): each run is read a few members at a time from where the file's last row left it, and a
- * binary heap picks the next member across runs. It holds READ_AHEAD members per run, never rows.
+ * binary heap picks the next member across runs. It holds about HELD_MEMBERS members, never rows.
  */
 export class RunMerge {
   readonly #heap: Head[] = [];
   readonly #sign: number;
   /** Where the merge started: the last row already in the file, or null. */
   readonly #after: MemberKey | null;
+  #readAhead = 256;
 
   private constructor(
-    private readonly store: ExportsStore,
+    private readonly store: ExportMembersStore,
     private readonly jobId: string,
     private readonly descending: boolean,
     after: MemberKey | null,
@@ -65,14 +71,18 @@ export class RunMerge {
   }
 
   /** Opens every run of the job after `after` (the last row written, or null), calling `pace` between groups of runs. */
-  static async open(store: ExportsStore, jobId: string, descending: boolean, after: MemberKey | null, pace: () => Promise<void>): Promise<RunMerge> {
+  static async open(store: ExportMembersStore, jobId: string, descending: boolean, after: MemberKey | null, pace: () => Promise<void>): Promise<RunMerge> {
     const merge = new RunMerge(store, jobId, descending, after);
-    let run = await store.nextRun(jobId, null);
-    for (let opened = 1; run !== undefined; opened++) {
+    const runs: number[] = [];
+    for (let run = await store.nextRun(jobId, null); run !== undefined; run = await store.nextRun(jobId, run)) {
+      runs.push(run);
+      if (runs.length % RUNS_PER_STEP === 0) await pace();
+    }
+    merge.#readAhead = Math.max(2, Math.min(256, Math.floor(HELD_MEMBERS / Math.max(1, runs.length))));
+    for (const [i, run] of runs.entries()) {
       const head: Head = { run, buffer: [], at: 0, drained: false };
       if (await merge.#fill(head)) merge.#push(head);
-      run = await store.nextRun(jobId, run);
-      if (opened % RUNS_PER_STEP === 0) await pace();
+      if ((i + 1) % RUNS_PER_STEP === 0) await pace();
     }
     return merge;
   }
@@ -98,9 +108,9 @@ export class RunMerge {
   async #fill(head: Head): Promise<boolean> {
     if (head.drained) return false;
     const from = head.buffer.length > 0 ? head.buffer[head.buffer.length - 1]! : this.#after;
-    head.buffer = await this.store.runMembers(this.jobId, head.run, this.descending, from, READ_AHEAD);
+    head.buffer = await this.store.runMembers(this.jobId, head.run, this.descending, from, this.#readAhead);
     head.at = 0;
-    head.drained = head.buffer.length < READ_AHEAD;
+    head.drained = head.buffer.length < this.#readAhead;
     return head.buffer.length > 0;
   }
 

@@ -1,12 +1,16 @@
-import { writeToString } from 'fast-csv';
+import { toHex } from '../auth/api-key.ts';
+import type { Site } from '../scope/view.ts';
+import type { MemberRef } from '../store/export-members-store.ts';
 import { isDescending } from '../store/export-selection.ts';
-import { ExportsStore, type ExportJob } from '../store/exports-store.ts';
+import { ExportsStore, LostLease, type ExportJob, type Lease } from '../store/exports-store.ts';
 import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
-import { EXPORT_COLUMNS, toCsvRow } from './columns.ts';
-import { RunMerge } from './run-merge.ts';
+import { CSV_HEADER, toCsvCells, toCsvLine, type ExportRow } from './columns.ts';
 import type { ExportFilters } from './filters.ts';
+import { RunMerge } from './run-merge.ts';
+
+export { yieldToEventLoop } from './pace.ts';
 
 /** Tuning of export runs. */
 export interface ExportRunnerOptions {
@@ -20,77 +24,35 @@ export interface ExportRunnerOptions {
   chunkChars: number;
   /** Runs a job may start (its first plus resumptions) before it is marked failed. */
   maxAttempts: number;
+  /** How long a claim on a job lasts without progress, in clock seconds; every step renews it. */
+  leaseSeconds: number;
+  /** How often to look for jobs no runner holds (a process that died, another that stopped), in ms; 0 never. */
+  pollIntervalMs: number;
   /** Awaited before each step of a run; by default yields to the event loop. Tests hold jobs here. */
   pace: () => Promise<void>;
   onError: (error: unknown) => void;
 }
 
-const CSV_OPTIONS = { rowDelimiter: '\r\n', includeEndRowDelimiter: true } as const;
 /** Chunks a failed job's cleanup removes per step (members go a run per step). */
 const DROP_CHUNKS = 16;
-
-/** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
-const hasImmediate = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function';
-
-/** Queues a macrotask: it runs after the I/O (requests) already waiting. */
-const nextTurn: (run: () => void) => void = hasImmediate
-  ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
-  : (run) => setTimeout(run, 0);
-
-/** How long export work runs per turn while nothing else wants the thread. */
-const IDLE_SLICE_MS = 2;
-/**
- * A turn that comes this long after export work yielded had other work (a request, a timer) in
- * between: the thread is busy, and until it is idle again each turn takes one export step.
- */
-const BUSY_GAP_MS = hasImmediate ? 0.25 : 2;
-
-/** Export work waiting for a turn, first come first served. */
-const waiting: (() => void)[] = [];
-let turnScheduled = false;
-let turnStarted = 0;
-let lastYield = 0;
-let busy = false;
-
-function scheduleTurn(): void {
-  if (turnScheduled) return;
-  turnScheduled = true;
-  nextTurn(() => {
-    turnScheduled = false;
-    turnStarted = performance.now();
-    busy = turnStarted - lastYield > BUSY_GAP_MS;
-    // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
-    if (busy) waiting.shift()!();
-    else for (const wake of waiting.splice(0)) wake();
-    if (waiting.length > 0) scheduleTurn();
-  });
-}
-
-/**
- * Lets other work (requests first) run between export steps. While requests are being served,
- * exports take one step per turn of the event loop, so a request waits for at most one step of
- * one job, however many jobs run; while nothing else runs, they share slices of 2 ms (a request
- * arriving then waits for the rest of the slice; each yield costs a loop turn, tens of µs). The
- * steps themselves are kept to a few milliseconds.
- */
-export const yieldToEventLoop = async (): Promise<void> => {
-  if (!busy && performance.now() - turnStarted < IDLE_SLICE_MS) return;
-  lastYield = performance.now();
-  await new Promise<void>((resolve) => {
-    waiting.push(resolve);
-    scheduleTurn();
-  });
-};
 
 /**
  * Runs export jobs outside the requests that start them: `processing` → `complete` or `failed`.
  * A run first collects the selected people in steps over the people's pks, then writes the CSV in
  * file order in steps that each append a chunk and advance the job's position together; every
  * step records its progress in its own transaction, so a run stopped anywhere resumes exactly.
+ *
+ * Any API process sharing the database may run a job: a run claims it with a lease, renewed by
+ * every step it records, and only the lease's holder can record progress. A process that dies
+ * leaves its jobs to whichever runner finds their lease run out (each runner looks every
+ * `pollIntervalMs`); one that stops gives them back at once.
  */
 export class ExportRunner {
   readonly #running = new Map<string, Promise<void>>();
+  /** Identifies this runner's leases: random, so two processes never share one. */
+  readonly #owner = `run_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
   #stopped = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly store: ExportsStore,
@@ -99,16 +61,25 @@ export class ExportRunner {
     private readonly options: ExportRunnerOptions,
   ) {}
 
-  /** Starts running a job in the background, unless it already runs. */
+  /** Starts running a job in the background, unless this runner already runs it (another runner's lease stops it too). */
   start(jobId: string): void {
     if (this.#stopped || this.#running.has(jobId)) return;
     const run = this.#run(jobId).finally(() => this.#running.delete(jobId));
     this.#running.set(jobId, run);
   }
 
-  /** Resumes every job a previous process left `processing`, and the cleanup of finished jobs it left unfinished. */
+  /** Runs every job no runner holds, and the cleanup of finished jobs left unfinished; then keeps looking every `pollIntervalMs`. */
   async resumeInterrupted(): Promise<void> {
-    for (const id of await this.store.processingIds()) this.start(id);
+    await this.#look();
+    if (this.options.pollIntervalMs > 0 && !this.#timer && !this.#stopped) {
+      this.#timer = setInterval(() => void this.#look().catch(this.options.onError), this.options.pollIntervalMs);
+      (this.#timer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  async #look(): Promise<void> {
+    if (this.#stopped) return;
+    for (const id of await this.store.claimableIds(this.#now())) this.start(id);
     for (const job of await this.store.withLeftovers()) this.start(job.id);
   }
 
@@ -117,64 +88,114 @@ export class ExportRunner {
     while (this.#running.size > 0) await Promise.all(this.#running.values());
   }
 
-  /** Stops taking steps; jobs stay `processing` and resume on the next start. */
+  /** Stops taking steps and gives held jobs back; they stay `processing` and resume on the next start (or in another process). */
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearInterval(this.#timer);
     await this.idle();
   }
 
+  #now(): number {
+    return toEpochSeconds(this.clock.now());
+  }
+
+  /** The lease as this runner renews it now. */
+  #lease(): Lease {
+    return { owner: this.#owner, until: this.#now() + this.options.leaseSeconds };
+  }
+
   async #run(jobId: string): Promise<void> {
+    await this.options.pace();
+    if (this.#stopped) return;
+    const found = await this.store.findAny(jobId);
+    if (!found) return;
+    if (found.status !== 'processing') return await this.#dropLeftovers(found);
+    const attempts = await this.store.claim(jobId, this.#lease(), this.#now());
+    if (attempts === undefined) return;
     try {
-      await this.options.pace();
-      const job = await this.store.findAny(jobId);
-      if (!job || this.#stopped) return;
-      if (job.status !== 'processing') return await this.#dropLeftovers(job);
-      if ((await this.store.countAttempt(jobId)) > this.options.maxAttempts) {
-        await this.store.fail(jobId, `The export was interrupted ${this.options.maxAttempts} times and has been abandoned; start a new export.`);
-        return await this.#dropLeftovers({ ...job, status: 'failed' });
+      if (attempts > this.options.maxAttempts) {
+        await this.store.fail(jobId, `The export was interrupted ${this.options.maxAttempts} times and has been abandoned; start a new export.`, this.#owner);
+        return await this.#dropLeftovers({ id: jobId, status: 'failed' });
       }
-      const filters = JSON.parse(job.filters) as ExportFilters;
-      if (job.member_count === null) {
-        if (job.collect_until_pk === null) await this.store.startCollection(job, toEpochSeconds(this.clock.now()));
-        const sites = await this.sites.list(job.account_id);
-        // The run's first pace stands before the first step.
-        for (let first = true; job.member_count === null; first = false) {
-          if (!first) await this.options.pace();
-          if (this.#stopped) return;
-          await this.store.collectStep(job, filters, sites, this.options.collectPks, this.options.rowCap);
-        }
-      }
-      const total = job.member_count!;
-      if (total === 0 && job.chunk_count === 0) {
-        await this.store.appendChunk(job, await writeToString([], { ...CSV_OPTIONS, headers: [...EXPORT_COLUMNS], alwaysWriteHeaders: true }), 0, null);
-      }
-      // Read small batches (little garbage, flat memory) but write bigger chunks (few
-      // transactions); a chunk and the position after it are written together.
-      let pending = '';
-      let written = job.next_seq;
-      const merge = written < total ? await RunMerge.open(this.store, jobId, isDescending(filters), ExportsStore.writtenKey(job), this.options.pace) : undefined;
-      while (merge && written < total) {
-        await this.options.pace();
-        if (this.#stopped) return;
-        const members = await merge.next(Math.min(this.options.batchRows, total - written));
-        if (members.length === 0) throw new Error(`export ${jobId}: its members ran out at row ${written} of ${total}`);
-        const rows = await this.store.rows(members);
-        pending += await writeToString(rows.map(toCsvRow), { ...CSV_OPTIONS, headers: written === 0 ? [...EXPORT_COLUMNS] : false });
-        written += members.length;
-        if (pending.length >= this.options.chunkChars || written === total) {
-          await this.store.appendChunk(job, pending, written, members[members.length - 1]!);
-          pending = '';
-        }
-      }
-      await this.store.complete(jobId, toEpochSeconds(this.clock.now()), total);
-      await this.#dropLeftovers({ ...job, status: 'complete' });
+      // Read again under the claim: what a previous holder recorded is where this run resumes.
+      const job = (await this.store.findAny(jobId))!;
+      if (!(await this.#collect(job))) return;
+      if (!(await this.#write(job))) return;
+      await this.store.complete(jobId, this.#now(), job.next_seq, this.#lease());
+      await this.#dropLeftovers({ id: jobId, status: 'complete' });
     } catch (error) {
+      // Another runner holds the job now: what this run recorded stands, and that one goes on from it.
+      if (error instanceof LostLease) return;
       this.options.onError(error);
-      await this.store.fail(jobId, 'The export failed because of an internal error; start a new export.').catch(this.options.onError);
+      await this.store.fail(jobId, 'The export failed because of an internal error; start a new export.', this.#owner).catch(this.options.onError);
       // As the job now stands: a fault in a complete job's cleanup must not drop its file.
       const job = await this.store.findAny(jobId).catch(this.options.onError);
-      if (job) await this.#dropLeftovers(job).catch(this.options.onError);
+      if (job && job.status !== 'processing') await this.#dropLeftovers(job).catch(this.options.onError);
+    } finally {
+      if (this.#stopped) await this.store.release(jobId, this.#owner).catch(this.options.onError);
     }
+  }
+
+  /** Collects the selection in steps, unless done before; false when the runner stopped first. */
+  async #collect(job: ExportJob): Promise<boolean> {
+    if (job.member_count !== null) return true;
+    if (job.collect_until_pk === null) await this.store.startCollection(job, this.#now(), this.#lease());
+    const filters = JSON.parse(job.filters) as ExportFilters;
+    const sites = await this.sites.list(job.account_id);
+    // The run's first pace stands before the first step.
+    for (let first = true; job.member_count === null; first = false) {
+      if (!first) await this.options.pace();
+      if (this.#stopped) return false;
+      const { collectPks, rowCap } = this.options;
+      await this.store.collectStep(job, (record) => this.store.members.collectStep(job, filters, sites, collectPks, rowCap, record), this.#lease());
+    }
+    return true;
+  }
+
+  /**
+   * Writes the file in steps: the next members in file order, their rows, their CSV lines. Small
+   * batches (short steps, little garbage) go into bigger chunks (few transactions); a chunk and
+   * the position after it are written together. False when the runner stopped first.
+   */
+  async #write(job: ExportJob): Promise<boolean> {
+    const total = job.member_count!;
+    if (total === 0 && job.chunk_count === 0) await this.store.appendChunk(job, CSV_HEADER, 0, null, this.#lease());
+    if (job.next_seq >= total) return true;
+    const filters = JSON.parse(job.filters) as ExportFilters;
+    const sites = new SiteCache(this.sites, job.account_id);
+    const merge = await RunMerge.open(this.store.members, job.id, isDescending(filters), ExportsStore.writtenKey(job), this.options.pace);
+    let pending = job.next_seq === 0 ? CSV_HEADER : '';
+    let written = job.next_seq;
+    while (written < total) {
+      await this.options.pace();
+      if (this.#stopped) return false;
+      const members = await merge.next(Math.min(this.options.batchRows, total - written));
+      if (members.length === 0) throw new Error(`export ${job.id}: its members ran out at row ${written} of ${total}`);
+      pending += await this.#lines(members, sites);
+      written += members.length;
+      if (pending.length >= this.options.chunkChars || written === total) {
+        await this.store.appendChunk(job, pending, written, members[members.length - 1]!, this.#lease());
+        pending = '';
+      }
+    }
+    return true;
+  }
+
+  /** The CSV lines of these members, in their order. */
+  async #lines(members: MemberRef[], sites: SiteCache): Promise<string> {
+    const rows = await this.store.members.rows(members.map((m) => m.person_pk));
+    const byPk = new Map<number, ExportRow>();
+    for (const row of rows) byPk.set(row[0], row);
+    // Each row's cells become text at once: holding a batch of cell arrays alive together made V8
+    // take them for long-lived and allocate every later one in its old generation (pretenuring),
+    // where garbage waits for a full collection: memory grew by ~130 bytes a row.
+    let lines = '';
+    for (const m of members) {
+      const row = byPk.get(m.person_pk);
+      if (!row) throw new Error(`export: person ${m.person_id} (pk ${m.person_pk}) has no row`);
+      lines += toCsvLine(toCsvCells(row, await sites.get(m.site_pk)));
+    }
+    return lines;
   }
 
   /** Removes what a finished job no longer needs (its members; a failed job's chunks too), a step at a time. */
@@ -183,5 +204,25 @@ export class ExportRunner {
       await this.options.pace();
       if (this.#stopped) return;
     }
+  }
+}
+
+/** An account's sites by pk, listed again when a member names one registered since. */
+class SiteCache {
+  #sites: Map<number, Site> | undefined;
+
+  constructor(
+    private readonly store: SitesStore,
+    private readonly accountId: string,
+  ) {}
+
+  async get(pk: number): Promise<Site> {
+    let site = this.#sites?.get(pk);
+    if (!site) {
+      this.#sites = new Map((await this.store.list(this.accountId)).map((s) => [s.pk, s]));
+      site = this.#sites.get(pk);
+      if (!site) throw new Error(`export: site ${pk} not found`);
+    }
+    return site;
   }
 }

@@ -3,6 +3,7 @@ import type { ExportFilters } from '../exports/filters.ts';
 import type { Site } from '../scope/view.ts';
 import { domainMatches } from '../scope/domain.ts';
 import type { Database } from './schema.ts';
+import type { ExportKeys } from './dialect/index.ts';
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 
 type PeopleEb = ExpressionBuilder<Database & { p: Database['people'] }, 'p'>;
@@ -55,7 +56,7 @@ export function selectionConditions(eb: PeopleEb, filters: ExportFilters, ctx: S
   const domainSites = sitesForDomains(filters, ctx.sites);
   if (domainSites) {
     const pks = domainSites.map((s) => s.pk);
-    conditions.push(pks.length === 0 ? sql<boolean>`0` : visitedAnyOf(pks));
+    conditions.push(pks.length === 0 ? sql<boolean>`1 = 0` : visitedAnyOf(pks));
   }
   if (filters.pages) {
     conditions.push(eb.exists(eb.selectFrom('person_pages as pp').select('pp.path').whereRef('pp.person_pk', '=', 'p.pk').where('pp.path', 'in', filters.pages)));
@@ -88,21 +89,22 @@ export function isDescending(filters: ExportFilters): boolean {
 }
 
 /**
- * The two sort keys of the file order (the person id follows them, in the same direction). A null
- * text key becomes the integer 0, which SQLite orders before every text value: nulls keep sorting
- * first ascending and last descending, and a row-value comparison (where a null would make the
- * answer unknown) can walk the order. A sort on one field has the constant 0 as its second key.
+ * The two sort keys of the file order (the person id follows them, in the same direction), as the
+ * dialect stores them: a null text key orders before every text value, so nulls come first
+ * ascending and last descending, and a row-value comparison (where a null would make the answer
+ * unknown) can walk the order. A sort on one field has a constant second key.
  */
-export function sortKeys(filters: ExportFilters): [RawBuilder<number | string>, RawBuilder<number | string>] {
-  const text = (column: string) => sql<string | number>`coalesce(lower(${sql.ref(column)}), 0)`;
-  const none = sql<number>`0`;
+export function sortKeys(filters: ExportFilters, keys: ExportKeys): [RawBuilder<number | string>, RawBuilder<number | string>] {
+  const text = (column: string) => keys.text(sql.ref(column));
+  const integer = (column: string) => keys.integer(sql.ref(column));
+  const none = keys.integer(sql`0`);
   switch (filters.sortBy ?? 'lastSeen') {
     case 'lastSeen':
-      return [sql<number>`p.last_seen`, none];
+      return [integer('p.last_seen'), none];
     case 'firstSeen':
-      return [sql<number>`p.first_seen`, none];
+      return [integer('p.first_seen'), none];
     case 'visitCount':
-      return [sql<number>`p.visit_count`, none];
+      return [integer('p.visit_count'), none];
     case 'name':
       return [text('p.last_name'), text('p.first_name')];
     case 'company':

@@ -185,6 +185,9 @@ export interface ExportJobsTable {
   written_k1: number | string | null;
   written_k2: number | string | null;
   written_id: string | null;
+  /** The runner holding the job (a random id per runner), and until when in epoch seconds; null when free. */
+  lease_owner: string | null;
+  lease_until: number | null;
 }
 
 /** A person a job selected, keyed by (job, run, sort keys, person id): each run is in file order. */

@@ -1,21 +1,30 @@
-let cachedDay = NaN;
-let cachedPrefix = '';
+/** The date parts of the two days rendered last: a row renders its firstSeen and lastSeen, often on two days. */
+const cachedDays = [NaN, NaN];
+const cachedPrefixes = ['', ''];
+let nextSlot = 0;
+
+/** `YYYY-MM-DDT` of a day since the epoch. */
+function dayPrefix(day: number): string {
+  if (cachedDays[0] === day) return cachedPrefixes[0]!;
+  if (cachedDays[1] === day) return cachedPrefixes[1]!;
+  const prefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
+  cachedDays[nextSlot] = day;
+  cachedPrefixes[nextSlot] = prefix;
+  nextSlot = 1 - nextSlot;
+  return prefix;
+}
 
 /**
  * Renders epoch seconds as ISO 8601 UTC with `Z` and whole seconds: `2026-11-21T08:18:00Z`.
- * Pages and exports render two per row; the date part is reused while the day stays the same.
+ * Pages and exports render two per row; the date part is reused while the days stay the same.
  */
 export function isoSeconds(epochSeconds: number): string {
   const day = Math.floor(epochSeconds / 86_400);
-  if (day !== cachedDay) {
-    cachedDay = day;
-    cachedPrefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
-  }
   const inDay = epochSeconds - day * 86_400;
   const hh = Math.floor(inDay / 3600);
   const mm = Math.floor((inDay % 3600) / 60);
   const ss = inDay % 60;
-  return `${cachedPrefix}${hh < 10 ? '0' : ''}${hh}:${mm < 10 ? '0' : ''}${mm}:${ss < 10 ? '0' : ''}${ss}Z`;
+  return `${dayPrefix(day)}${hh < 10 ? '0' : ''}${hh}:${mm < 10 ? '0' : ''}${mm}:${ss < 10 ? '0' : ''}${ss}Z`;
 }
 
 /** Renders epoch seconds as ISO 8601 with an explicit numeric offset, as export jobs carry: `2026-11-21T08:18:00+00:00`. */

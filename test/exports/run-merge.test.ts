@@ -37,11 +37,11 @@ describe('the merge order of export sort keys', () => {
 
   it('breaks ties on the first key by the second, then by person id', () => {
     const keys = [
-      { k1: 'smith', k2: 'ann', id: 'p2' },
-      { k1: 'smith', k2: 0, id: 'p9' },
-      { k1: 0, k2: 'zoe', id: 'p5' },
-      { k1: 'smith', k2: 'ann', id: 'p10' },
+      { k1: 'smith', k2: 'ann', person_id: 'p2' },
+      { k1: 'smith', k2: 0, person_id: 'p9' },
+      { k1: 0, k2: 'zoe', person_id: 'p5' },
+      { k1: 'smith', k2: 'ann', person_id: 'p10' },
     ];
-    expect([...keys].sort(compareKeys).map((k) => k.id)).toEqual(['p5', 'p9', 'p10', 'p2']);
+    expect([...keys].sort(compareKeys).map((k) => k.person_id)).toEqual(['p5', 'p9', 'p10', 'p2']);
   });
 });

@@ -7,6 +7,7 @@ import { clientFor } from '../support/client.ts';
 import { parseCsv } from '../support/csv.ts';
 import { Gate } from '../support/gate.ts';
 import { inProcess } from '../support/targets.ts';
+import { BACKENDS } from '../support/backends.ts';
 import { createWorld, NOW, type World } from '../support/world.ts';
 
 /**
@@ -170,7 +171,7 @@ describe('what a finished export leaves behind', () => {
   });
 });
 
-describe('the file order, walked in steps across ties and nulls', () => {
+describe.each(BACKENDS)('the file order on $name, walked in steps across ties and nulls', (backend) => {
   const SORTS = ['lastSeen', 'firstSeen', 'visitCount', 'name', 'company', 'email'] as const;
   /** The documented order: the field (text lower-cased), nulls first ascending and last descending, then id, all in one direction. */
   const keyOf: Record<(typeof SORTS)[number], (p: PersonInput) => (string | number | null)[]> = {
@@ -193,13 +194,13 @@ describe('the file order, walked in steps across ties and nulls', () => {
   };
 
   it.each(SORTS.flatMap((s) => [[s, 'asc'], [s, 'desc']] as const))('sortBy %s %s matches the documented order', async (sortBy, sortOrder) => {
-    const world = await createWorld({ exports: { collectPks: 13, batchRows: 4 } });
+    const world = await createWorld({ exports: { collectPks: 13, batchRows: 4 }, backend });
     const jobId = await start(world, { sortBy, sortOrder });
     await world.api.exportsIdle();
     const { text } = await fileOf(world.api, world.accountKey, jobId);
     const sign = sortOrder === 'asc' ? 1 : -1;
     const expected = [...world.people].sort((a, b) => sign * (compare(keyOf[sortBy](a), keyOf[sortBy](b)) || (a.id < b.id ? -1 : 1))).map((p) => p.id);
     expect((await parseCsv(text)).rows.map((r) => r.id)).toEqual(expected);
-    await world.api.close();
+    await world.close();
   });
 });

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientFor, errorCode, replyOf, runExport } from '../support/client.ts';
 import { EXPORT_COLUMNS, parseCsv, personFromCsv } from '../support/csv.ts';
 import { Gate } from '../support/gate.ts';
-import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
+import { MATRIX, serveWorld, type Client } from '../support/targets.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 const OFFSET_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-describe.each(TARGETS)('exports ($name)', (target) => {
+describe.each(MATRIX)('exports ($name)', (target) => {
   let world: World;
   let gate: Gate;
   let client: ReturnType<typeof clientFor>;
@@ -36,11 +36,11 @@ describe.each(TARGETS)('exports ($name)', (target) => {
 
   beforeAll(async () => {
     gate = new Gate();
-    world = await createWorld({ exports: { pace: gate.pace, batchRows: 16 } });
+    world = await createWorld({ exports: { pace: gate.pace, batchRows: 16 }, backend: target.backend });
     const started = await target.start(world.api);
     call = started.call;
     client = clientFor(call);
-    close = started.close;
+    close = async () => (await started.close(), await world.close());
   });
   afterAll(() => close());
 
@@ -261,7 +261,7 @@ describe.each(TARGETS)('exports ($name)', (target) => {
   });
 });
 
-describe.each(TARGETS)('partial exports ($name)', (target) => {
+describe.each(MATRIX)('partial exports ($name)', (target) => {
   let world: World;
   let client: Client;
   serveWorld(target, { exports: { rowCap: 25 } }, (w, c) => ((world = w), (client = c)));

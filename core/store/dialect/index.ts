@@ -18,6 +18,8 @@ export interface SqlDialect {
   jsonObject(fields: Record<string, JsonValue>): RawBuilder<string>;
   /** {@link jsonObject}, or JSON `null` when `isNull` holds (a left-joined row that is absent). */
   jsonObjectOrNull(isNull: Expression<unknown>, fields: Record<string, JsonValue>): RawBuilder<string | null>;
+  /** The values as a JSON array's text (read back with JSON.parse; its spacing may differ by backend). */
+  jsonArray(values: Expression<unknown>[]): RawBuilder<string>;
   /** JSON `true` or `false` from a 0/1 integer column, as a value for {@link jsonObject}. */
   jsonBoolean(flag: Expression<unknown>): JsonValue;
   /** Epoch seconds as `isoSeconds` renders them (`2026-11-21T08:18:00Z`). */
@@ -30,12 +32,33 @@ export interface SqlDialect {
   orderedConcat(value: Expression<unknown>, separator: string, orderBy: RawBuilder<unknown>): RawBuilder<string | null>;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
+  /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */
+  readonly exportKeys: ExportKeys;
   /** Settings each connection needs before the API runs (SQLite's foreign keys; nothing on Postgres). */
   prepareConnection(db: Kysely<any>): Promise<void>;
   /** The database's own tables (on Postgres, those of the current schema; internal tables excluded), sorted by name. */
   tableNames(db: Kysely<any>): Promise<string[]>;
   /** The schema the migration table lives in (Postgres: the connection's current schema), or undefined. */
   migrationSchema(db: Kysely<any>): Promise<string | undefined>;
+}
+
+/**
+ * Export sort keys as `export_members` stores them. The writer compares keys in JavaScript too
+ * (core/exports/run-merge.ts), so a key is an integer or text, and text orders by code point.
+ */
+export interface ExportKeys {
+  /** An integer key (epoch seconds, a count), as the backend orders it in the key columns. */
+  integer(expr: Expression<unknown>): RawBuilder<number | string>;
+  /** A text key, lower-cased, a null ordering before every text. */
+  text(expr: Expression<unknown>): RawBuilder<number | string>;
+  /**
+   * Whether collection keeps members in many small sorted runs, merged by the writer (SQLite:
+   * members inserted at random places of one large index rewrite a page each into the WAL, on
+   * the serving thread), or in one run per job (Postgres sorts them into its index on its own).
+   */
+  sortedRuns: boolean;
+  /** The collection statement made to walk the people's pk range (SQLite: `NOT INDEXED`). */
+  walkPkRange(compiledSql: string, peopleFrom: string): string;
 }
 
 /** A column's type as `addColumn` takes it. */

@@ -27,9 +27,19 @@ export const postgresDialect: SqlDialect = {
   name: 'postgres',
   jsonObject,
   jsonObjectOrNull: (isNull, fields) => sql<string | null>`(case when ${isNull} then null else ${jsonObject(fields)} end)`,
+  // At most 100 arguments; callers pass a few dozen.
+  jsonArray: (values) => sql<string>`json_build_array(${sql.join(values)})::text`,
   jsonBoolean: (flag: Expression<unknown>) => ({ kind: 'json', expr: sql`(case when ${flag} = 1 then 'true' else 'false' end)` }),
   isoInstant: (column) => sql<string>`to_char(to_timestamp(${sql.ref(column)}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
   orderedConcat: (value, separator, orderBy) => sql<string | null>`string_agg(${value}, ${literal(separator)} order by ${orderBy})`,
+  exportKeys: {
+    // The key columns are text: integers as 20 digits order by value; both kinds are never mixed in one job's column.
+    integer: (expr) => sql<string>`lpad((${expr})::text, 20, '0')`,
+    // '0' for null orders before every '1'-prefixed text, as SQLite's integer 0 before text.
+    text: (expr) => sql<string>`coalesce('1' || lower(${expr}), '0')`,
+    sortedRuns: false,
+    walkPkRange: (compiledSql) => compiledSql,
+  },
   types: {
     // Epoch seconds pass 2^31 in 2038; pks and counts grow past it too. The pool parses int8 as a number.
     int: 'bigint',

@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApi, type Api } from '../../adapters/node/index.ts';
+import { POSTGRES_BACKENDS, type Backend } from '../support/backends.ts';
+import { clientFor } from '../support/client.ts';
+import { parseCsv, personFromCsv } from '../support/csv.ts';
+import { Gate } from '../support/gate.ts';
+import { inProcess } from '../support/targets.ts';
+import { createWorld, type World } from '../support/world.ts';
+
+/**
+ * Export jobs are claimed with leases, so two APIs on one database (as two processes would be)
+ * never run one job at once, and one takes over what the other left: here both live in this
+ * process, one of them held between two steps as a process that hangs or died would be.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'vi-export-leases-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Small steps, a chunk per step: the job is still early in its file when it is held. */
+const STEPS = { collectPks: 10, batchRows: 7, chunkChars: 1, leaseSeconds: 30 };
+
+const databases: { name: string; backend?: Backend; file?: boolean }[] = [
+  { name: 'a SQLite file', file: true },
+  ...POSTGRES_BACKENDS.map((backend) => ({ name: `one Postgres schema (${backend.name})`, backend })),
+];
+
+/** A second API on the world's database, with the world's clock. */
+async function secondApi(world: World, file: string | undefined, exports: Record<string, unknown>): Promise<Api> {
+  return createApi({ database: file ?? world.api.db, clock: world.clock, exports: { ...STEPS, ...exports }, onError: () => undefined });
+}
+
+/** The job row as the runners left it. */
+const jobRow = (api: Api, jobId: string) =>
+  api.db.selectFrom('export_jobs').select(['status', 'lease_owner', 'next_seq', 'chunk_count', 'row_count', 'attempts']).where('id', '=', jobId).executeTakeFirstOrThrow();
+
+/** Waits (in real time) until `check` holds, or fails after two seconds. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let waited = 0; !(await check()); waited += 5) {
+    if (waited > 2000) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Lets `n` steps of the held runner go, waiting for each to arrive. */
+async function steps(gate: Gate, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await until(async () => gate.waiting > 0);
+    gate.step();
+  }
+  await until(async () => gate.waiting > 0);
+}
+
+/** The finished job's file through `api`: its poll answer and its rows. */
+async function fileOf(api: Api, key: string, jobId: string) {
+  const client = clientFor((await inProcess.start(api)).call);
+  const job = (await client.get(`/v1/exports/${jobId}`, key)).body;
+  const csv = await parseCsv(await (await client.download(job.downloadUrl)).text());
+  const listed = (await client.get('/v1/people?limit=100', key)).body.data;
+  return { job, csv, listed };
+}
+
+describe.each(databases)('export leases on $name', ({ backend, file }) => {
+  it('leave a held job to its holder until the lease runs out, then another API takes it over and finishes the file exactly once', async () => {
+    const path = file ? join(dir, `takeover-${Date.now()}.sqlite`) : undefined;
+    const held = new Gate();
+    const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
+    const client = clientFor((await inProcess.start(world.api)).call);
+    const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
+    // The first API collects and writes two chunks, then hangs before its next step.
+    await steps(held, 12);
+    const before = await jobRow(world.api, jobId);
+    expect(before).toMatchObject({ status: 'processing', attempts: 1 });
+    expect(before.chunk_count).toBeGreaterThan(0);
+
+    const other = await secondApi(world, path, { pollIntervalMs: 10 });
+    try {
+      // Within the lease, the second API leaves the job alone, however often it looks.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await jobRow(world.api, jobId)).toEqual(before);
+
+      world.clock.advance(31);
+      await until(async () => (await jobRow(world.api, jobId)).status === 'complete');
+      await other.exportsIdle();
+      // The first API wakes up: its lease is gone, so it records nothing more.
+      held.open();
+      await world.api.exportsIdle();
+
+      const done = await jobRow(world.api, jobId);
+      expect(done).toMatchObject({ status: 'complete', lease_owner: null, row_count: 90, attempts: 2 });
+      const { job, csv, listed } = await fileOf(other, world.accountKey, jobId);
+      expect(job).toMatchObject({ status: 'complete', rowCount: 90, partial: false });
+      expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
+      expect(csv.rows).toHaveLength(90);
+    } finally {
+      held.open();
+      await other.close();
+      await world.close();
+    }
+  });
+
+  it('are given back when an API stops, so another API resumes the job at once', async () => {
+    const path = file ? join(dir, `handover-${Date.now()}.sqlite`) : undefined;
+    const held = new Gate();
+    const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
+    const client = clientFor((await inProcess.start(world.api)).call);
+    const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
+    await steps(held, 12);
+    const stopping = world.api.close();
+    held.open();
+    await stopping;
+    // (An API that opened its SQLite file closes it on close(): read the file directly.)
+    const row = path ? new BetterSqlite3(path, { readonly: true }) : undefined;
+    expect(row ? row.prepare('select status, lease_owner from export_jobs where id = ?').get(jobId) : await jobRow(world.api, jobId)).toMatchObject({ status: 'processing', lease_owner: null });
+    row?.close();
+
+    // No time passes: the job is free, and the next API to look takes it.
+    const other = await secondApi(world, path, { pollIntervalMs: 0 });
+    try {
+      await other.exportsIdle();
+      const { job, csv, listed } = await fileOf(other, world.accountKey, jobId);
+      expect(job).toMatchObject({ status: 'complete', rowCount: 90 });
+      expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
+    } finally {
+      await other.close();
+      await world.close();
+    }
+  });
+});
