@@ -34,11 +34,18 @@ const SEVERAL_SITES =
   "A scoped key over several sites merges one index range per site, checks each row is its person's latest there, and sums each person's visits over the sites at query time (two probes a person), " +
   'writing the figures between the stored head and tail; with hot_leads each row scanned also reads its person. The floor groups every visit in scope first.';
 
-/** Note for a people page's floor target; `severalSites` when its key is scoped to more than one site. */
-export function peopleFloorNote(ours: CaseResult, floor: CaseResult, events: CaseResult, severalSites: boolean): string {
+/**
+ * Note for a people page's floor target; `sqlText` is the account's unfiltered page as SQLite
+ * alone serves it (stored text joined, no request), `severalSites` when the key reads several sites.
+ */
+export function peopleFloorNote(ours: CaseResult, floor: CaseResult, events: CaseResult, sqlText: CaseResult | undefined, severalSites: boolean): string {
   const filter = String(ours.params?.filter ?? '');
   const why = /^(domain|client_ref)=/.test(filter) ? ` ${SITE_FILTER}` : severalSites ? ` ${SEVERAL_SITES}` : '';
-  return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)} (${ratio(ours, floor)}) and the events page's ${ms(events)} in this run.${why} ${PROFILE}`;
+  const sql = sqlText
+    ? ` The account's unfiltered page as SQLite alone serves it (stored text concatenated and joined, no request around it) takes ${ms(sqlText)}; ` +
+      `the events page through api.fetch, ${ms(events)}, is the request's own cost plus a cheaper query and body: the cost no people page goes below.`
+    : '';
+  return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)} (${ratio(ours, floor)}) in this run.${sql}${why} ${PROFILE}`;
 }
 
 /** Note for the people page against the events page, with every people page's ratio to it. */

@@ -13,6 +13,7 @@ import { getText, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
 import { ListFloor, type ListRequest } from './people-floor.ts';
 import { peopleFloorNote, peopleEventsNote } from './people-notes.ts';
+import { PeopleSqlText } from './people-sql-text.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
 
 const PAGE = 100;
@@ -25,12 +26,15 @@ interface Variant {
   floor: Omit<ListRequest, 'list' | 'scopeDomain'>;
 }
 
+/** The unfiltered variant's floor request. */
+const NO_FILTER: Variant['floor'] = {};
+
 /** The filters measured; the domain and client filters name demo sites with a subdomain each. */
 function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
   const after = BENCH_ANCHOR / 1000 - 30 * DAY;
   const afterDate = new Date(after * 1000).toISOString().slice(0, 10);
   const all: Variant[] = [
-    { label: 'no filter', query: '', floor: {} },
+    { label: 'no filter', query: '', floor: NO_FILTER },
     { label: 'domain=acme-example.com', query: '&domain=acme-example.com', floor: { domain: 'acme-example.com' } },
     { label: 'client_ref=globex', query: '&client_ref=globex', floor: { clientRef: 'globex' } },
     // A date-only value is midnight UTC, so the floor's bound is that midnight.
@@ -61,6 +65,7 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
   const multi = await multiSiteKey(api, options.seed);
   const floor = new ListFloor(data.path, BENCH_ACCOUNT);
   const journey = new JourneyFloor(data.path, data.largest.personId);
+  const sqlText = new PeopleSqlText(data.path, BENCH_ACCOUNT);
   try {
     const cases: PagingCase[] = [];
     const keys: { key: string; label: string; domain?: string }[] = [
@@ -82,6 +87,10 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
             { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path) },
             { name: `${at} · keyset floor`, role: 'floor', params, perCall: 1, unit: 'pages/s', run: () => floor.page(request) },
           );
+          if (list === 'people' && !scoped && v.floor === NO_FILTER) {
+            assertSameData(ours, sqlText.firstPage(), `${at} (SQL + stored text)`);
+            cases.push({ name: `${at} · SQL + stored text`, role: 'floor', params: { ...params, series: 'SQL text' }, perCall: 1, unit: 'pages/s', run: () => sqlText.firstPage() });
+          }
         }
       }
     }
@@ -103,6 +112,7 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
   } finally {
     floor.close();
     journey.close();
+    sqlText.close();
     await api.close();
   }
 }
@@ -114,10 +124,12 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
 function peopleTargets(cases: CaseResult[], eventsName: string): TargetResult[] {
   const byName = new Map(cases.map((c) => [c.name, c]));
   const events = byName.get(eventsName)!;
+  const sqlText = cases.find((c) => c.params?.series === 'SQL text');
   const people = cases.filter((c) => c.role === 'ours' && c.params?.list === 'people');
   const targets = people.map((c) => {
     const floor = byName.get(String(c.params!.floor))!;
-    return target(`people page of 100, ${c.params!.key}, ${c.params!.filter}: api.fetch ≤ 0.6× its naive floor`, c.medianMs!, floor.medianMs!, 0.6, 'at-most', peopleFloorNote(c, floor, events, c.params!.key === `scoped ${MULTI_SITE_DOMAIN}`));
+    const note = peopleFloorNote(c, floor, events, sqlText, c.params!.key === `scoped ${MULTI_SITE_DOMAIN}`);
+    return target(`people page of 100, ${c.params!.key}, ${c.params!.filter}: api.fetch ≤ 0.6× its naive floor`, c.medianMs!, floor.medianMs!, 0.6, 'at-most', note);
   });
   const plain = people.find((c) => c.params!.key === 'account' && c.params!.filter === 'no filter')!;
   targets.push(target('people page of 100 (account key, no filter) ≤ 1.3× a page of 100 events, both through api.fetch', plain.medianMs!, events.medianMs!, 1.3, 'at-most', peopleEventsNote(plain, events, people)));
