@@ -1,13 +1,19 @@
 /**
  * People and companies paging: a page of 100 through `api.fetch`, unfiltered and with each filter,
- * with the account key and with a domain-scoped key, each beside its naive floor (people-floor.ts).
+ * with the account key, a domain-scoped key of one site and one over a domain and its subdomain,
+ * each beside its naive floor (people-floor.ts); and a journey's page of 100 events, which a
+ * people page is held to as well.
  */
-import { BENCH_ANCHOR } from '../data.ts';
-import type { SuiteResult } from '../results.ts';
+import type { Api } from '../../core/index.ts';
+import { deriveDemoKey } from '../../scripts/demo-keys.ts';
+import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
+import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { getText, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
-import { backendLabel, benchDatabaseOf, openListFloor } from './floors.ts';
+import { backendLabel, benchDatabaseOf, openJourneyFloor, openListFloor } from './floors.ts';
 import type { ListRequest } from './people-floor.ts';
+import { peopleFloorNote, peopleEventsNote } from './people-notes.ts';
+import { PeopleSqlText } from './people-sql-text.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
 
 const PAGE = 100;
@@ -20,12 +26,15 @@ interface Variant {
   floor: Omit<ListRequest, 'list' | 'scopeDomain'>;
 }
 
+/** The unfiltered variant's floor request. */
+const NO_FILTER: Variant['floor'] = {};
+
 /** The filters measured; the domain and client filters name demo sites with a subdomain each. */
 function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
   const after = BENCH_ANCHOR / 1000 - 30 * DAY;
   const afterDate = new Date(after * 1000).toISOString().slice(0, 10);
   const all: Variant[] = [
-    { label: 'no filter', query: '', floor: {} },
+    { label: 'no filter', query: '', floor: NO_FILTER },
     { label: 'domain=acme-example.com', query: '&domain=acme-example.com', floor: { domain: 'acme-example.com' } },
     { label: 'client_ref=globex', query: '&client_ref=globex', floor: { clientRef: 'globex' } },
     // A date-only value is midnight UTC, so the floor's bound is that midnight.
@@ -36,40 +45,94 @@ function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
   return all.filter((v) => (list === 'people' || !v.floor.hotLeads) && (!scoped || (v.floor.domain === undefined && v.floor.clientRef === undefined)));
 }
 
-/** Runs the suite: people and companies, account key and scoped key, every filter. */
+/** A domain of the demo sites with a subdomain: its key's figures are summed over two sites at query time. */
+const MULTI_SITE_DOMAIN = 'acme-example.com';
+
+/**
+ * The scoped key of {@link MULTI_SITE_DOMAIN}, derived from the seed as the data's own scoped key
+ * is, issued into the benchmark database on first use (later runs find it active).
+ */
+async function multiSiteKey(api: Api, seed: number): Promise<{ domain: string; key: string }> {
+  const key = deriveDemoKey(seed, `bench site ${MULTI_SITE_DOMAIN}`);
+  if (!(await api.admin.describeKey(key))) await api.admin.issueScopedKey(BENCH_ACCOUNT, MULTI_SITE_DOMAIN, { label: 'bench multi-site scoped key', value: key });
+  return { domain: MULTI_SITE_DOMAIN, key };
+}
+
+/** Runs the suite: people and companies, account key and scoped keys, every filter, and a page of events. */
 export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteResult> {
   const { data, tiny } = options;
   const api = await openBenchApi(benchDatabaseOf(options));
+  const multi = await multiSiteKey(api, options.seed);
   const floor = await openListFloor(options);
+  const journey = await openJourneyFloor(options, data.largest.personId);
+  // SQLite's own page from stored text: on the SQLite bench file only.
+  const sqlText = data.postgres === undefined ? new PeopleSqlText(data.path, BENCH_ACCOUNT) : undefined;
   try {
     const cases: PagingCase[] = [];
+    const keys: { key: string; label: string; domain?: string }[] = [
+      { key: data.accountKey, label: 'account key' },
+      ...[data.scopedKey, multi].map((k) => ({ key: k.key, label: `scoped key (${k.domain})`, domain: k.domain })),
+    ];
     for (const list of ['people', 'companies'] as const) {
-      for (const scoped of [false, true]) {
-        const key = scoped ? data.scopedKey.key : data.accountKey;
-        const keyLabel = scoped ? `scoped key (${data.scopedKey.domain})` : 'account key';
+      for (const { key, label: keyLabel, domain: scopeDomain } of keys) {
+        const scoped = scopeDomain !== undefined;
         for (const v of variants(list, scoped)) {
-          const request: ListRequest = { list, ...v.floor, ...(scoped ? { scopeDomain: data.scopedKey.domain } : {}) };
+          const request: ListRequest = { list, ...v.floor, ...(scoped ? { scopeDomain } : {}) };
           const path = `/v1/${list}?limit=${PAGE}${v.query}`;
           const at = `${list}, ${keyLabel}, ${v.label}`;
           const ours = await getText(api, key, path);
           assertSameData(ours, await floor.page(request), at);
           if ((JSON.parse(ours) as { data: unknown[] }).data.length === 0) throw new Error(`${at} selects nobody: the benchmark would measure an empty page`);
-          const params = { list, key: scoped ? 'scoped' : 'account', filter: v.label };
+          const params = { list, key: scoped ? `scoped ${scopeDomain}` : 'account', filter: v.label };
           cases.push(
             { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path) },
             { name: `${at} · keyset floor`, role: 'floor', params, perCall: 1, unit: 'pages/s', run: () => floor.page(request) },
           );
+          if (sqlText && list === 'people' && !scoped && v.floor === NO_FILTER) {
+            assertSameData(ours, sqlText.firstPage(), `${at} (SQL + stored text)`);
+            cases.push({ name: `${at} · SQL + stored text`, role: 'floor', params: { ...params, series: 'SQL text' }, perCall: 1, unit: 'pages/s', run: () => sqlText.firstPage() });
+          }
         }
       }
     }
+    // The journey-paging suite's first page of the largest journey: a page of 100 events, beside its floor.
+    const eventsPath = `/v1/people/${data.largest.personId}/events?limit=${PAGE}`;
+    assertSameData(await getText(api, data.accountKey, eventsPath), await journey.keysetPage(null), 'events page');
+    const eventsAt = `events, account key, page of the ${data.largest.events.toLocaleString('en')}-event journey`;
+    cases.push(
+      { name: `${eventsAt} · api.fetch`, role: 'ours', params: { list: 'events', floor: `${eventsAt} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, data.accountKey, eventsPath) },
+      { name: `${eventsAt} · keyset floor`, role: 'floor', params: { list: 'events' }, perCall: 1, unit: 'pages/s', run: () => journey.keysetPage(null) },
+    );
+    const measured = await measure(cases, pageTiming(tiny), options.onCase);
     return {
       suite: 'people-paging',
       title: `People and companies paging (first page of 100, in-process, ${backendLabel(options)})`,
-      cases: await measure(cases, pageTiming(tiny), options.onCase),
-      targets: [],
+      cases: measured,
+      targets: peopleTargets(measured, `${eventsAt} · api.fetch`),
     };
   } finally {
     await floor.close();
+    await journey.close();
+    sqlText?.close();
     await api.close();
   }
+}
+
+/**
+ * Issue 17's P2 for people: every people page ≤ 0.6× its naive floor, and the account key's
+ * unfiltered page ≤ 1.3× the page of 100 events measured in the same run.
+ */
+function peopleTargets(cases: CaseResult[], eventsName: string): TargetResult[] {
+  const byName = new Map(cases.map((c) => [c.name, c]));
+  const events = byName.get(eventsName)!;
+  const sqlText = cases.find((c) => c.params?.series === 'SQL text');
+  const people = cases.filter((c) => c.role === 'ours' && c.params?.list === 'people');
+  const targets = people.map((c) => {
+    const floor = byName.get(String(c.params!.floor))!;
+    const note = peopleFloorNote(c, floor, events, sqlText, c.params!.key === `scoped ${MULTI_SITE_DOMAIN}`);
+    return target(`people page of 100, ${c.params!.key}, ${c.params!.filter}: api.fetch ≤ 0.6× its naive floor`, c.medianMs!, floor.medianMs!, 0.6, 'at-most', note);
+  });
+  const plain = people.find((c) => c.params!.key === 'account' && c.params!.filter === 'no filter')!;
+  targets.push(target('people page of 100 (account key, no filter) ≤ 1.3× a page of 100 events, both through api.fetch', plain.medianMs!, events.medianMs!, 1.3, 'at-most', peopleEventsNote(plain, events, people)));
+  return targets;
 }

@@ -1,10 +1,11 @@
-import { sql, type AliasedRawBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type AliasedRawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
 import { COMPANY_ACTIVITY, latestOfOwner, latestPage, withFigures, type ScopedFigures } from './scoped-activity.ts';
-import { canNameStoredText, dialectOf, jsonScalar, type SqlDialect } from './dialect/index.ts';
+import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
+import { companyFiguresJsonSql, storedCompanyJsonSql } from './company-row.ts';
 import type { Database, Db } from './schema.ts';
 
 /** Filters of the companies list, already validated. */
@@ -23,21 +24,6 @@ interface CompanyJsonRow {
   json: string;
   id: string;
   last_seen: number;
-}
-
-/**
- * The Company resource as JSON text written by the database, in the field order of the `Company` type:
- * the one mapping from rows to a Company. `activity` is the alias whose visit count and first/last
- * seen the view reports (`c` account-wide, `cs` for a scoped key's sites).
- */
-function companyJsonSql(activity: 'c' | 'cs', dialect: SqlDialect): RawBuilder<string> {
-  const v = (column: string) => jsonScalar(sql.ref(column));
-  return dialect.jsonObject({
-    id: v('c.id'), name: v('c.name'), domain: v('c.domain'), standardizedIndustry: v('c.standardized_industry'),
-    location: v('c.location'), region: v('c.region'), linkedinUrl: v('c.linkedin_url'), employeeCount: v('c.employee_count'),
-    visitCount: v(`${activity}.visit_count`), firstSeen: jsonScalar(dialect.isoInstant(`${activity}.first_seen`)), lastSeen: jsonScalar(dialect.isoInstant(`${activity}.last_seen`)),
-    isHotCompany: dialect.jsonBoolean(sql.ref('c.is_hot_company')), trafficType: v('c.traffic_type'), adPlatform: v('c.ad_platform'),
-  });
 }
 
 /** Reads companies in the shape of the API, within a view. Queries are compiled once per shape. */
@@ -104,32 +90,35 @@ export class CompaniesStore {
     return this.#scopedCompanies(withFigures(COMPANY_ACTIVITY, sitePks, latest, 'cs')).orderBy(sql.ref('cs.last_seen'), 'desc').orderBy(sql.ref('cs.id'), 'desc');
   }
 
-  /** Companies of a scoped key's several sites, from their latest rows and figures there (aliased `cs`). */
+  /**
+   * Companies of a scoped key's several sites, from their latest rows and figures there (aliased
+   * `cs`): the only view whose figures are not stored, so they are written here.
+   */
   #scopedCompanies(figures: AliasedRawBuilder<ScopedFigures, 'cs'>): CompaniesQuery {
     return this.db
       .selectFrom(figures)
       .innerJoin('companies as c', 'c.pk', 'cs.owner_pk')
-      .select([companyJsonSql('cs', this.#dialect).as('json'), 'cs.id', 'cs.last_seen'])
+      .select([storedCompanyJsonSql(companyFiguresJsonSql('cs', this.#dialect)).as('json'), 'cs.id', 'cs.last_seen'])
       .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
   }
 
   /**
-   * Companies in the view with their JSON and sort key, for every view but a scoped key's several
-   * sites; a scoped key sees only its site's activity. The views join different tables, so
-   * callers refine it through `sql.ref`.
+   * Companies in the view with their JSON (stored text, see company-row.ts) and sort key, for
+   * every view but a scoped key's several sites; a scoped key sees only its site's activity. The
+   * views join different tables, so callers refine it through `sql.ref`.
    */
   #viewQuery(p: Param, view: VisibleView): CompaniesQuery {
     if (isOneSite(view)) {
       return this.db
         .selectFrom('company_sites as cs')
         .innerJoin('companies as c', 'c.pk', 'cs.company_pk')
-        .select([companyJsonSql('cs', this.#dialect).as('json'), 'cs.company_id as id', 'cs.last_seen'])
+        .select([storedCompanyJsonSql(sql`cs.json_figures`).as('json'), 'cs.company_id as id', 'cs.last_seen'])
         .where('cs.site_pk', '=', p('sitePk'))
         .$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
     }
     const query = this.db
       .selectFrom('companies as c')
-      .select([companyJsonSql('c', this.#dialect).as('json'), 'c.id', 'c.last_seen'])
+      .select([storedCompanyJsonSql(sql`c.json_figures`).as('json'), 'c.id', 'c.last_seen'])
       .where('c.account_id', '=', p('accountId'));
     if (view.kind === 'account') return query.$castTo<CompanyJsonRow>() as unknown as CompaniesQuery;
     const sitePks = sitePlaceholders(view, p);

@@ -5,6 +5,7 @@ import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import { isoSeconds } from '../time/iso.ts';
 import type { Database, Db } from './schema.ts';
+import { renderCompanies, renderCompanyFigures, renderCompanySites, renderPeople, renderPeopleTails, renderPersonSites } from './stored-text.ts';
 import { subscribedEndpoints, writeActivity, writeIdentified, type IdentifiedPair, type NewEvent } from './webhook-outbox.ts';
 
 /** Rows per multi-row INSERT: well under SQLite's bound-parameter limit for our widest table. */
@@ -76,7 +77,11 @@ export class IngestStore {
           )
           .returning('pk')
           .execute();
-        loaded.push(...inserted.map((r) => r.pk));
+        const pks = inserted.map((r) => r.pk);
+        loaded.push(...pks);
+        // Their stored JSON, and their people's `companyData`, follow the new values.
+        await renderCompanies(trx, sql<boolean>`pk in (${sql.join(pks)})`);
+        await renderPeopleTails(trx, sql<boolean>`p.company_pk in (${sql.join(pks)})`);
       }
       await refreshCompanyActivity(trx, loaded);
     });
@@ -120,6 +125,8 @@ export class IngestStore {
         await trx.deleteFrom('person_sites').where('person_pk', 'in', pks).execute();
         const visits = batch.flatMap(({ row, visits }) => visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id })));
         for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
+        await renderPeople(trx, sql<boolean>`p.pk in (${sql.join(pks)})`);
+        await renderPersonSites(trx, sql<boolean>`person_pk in (${sql.join(pks)})`);
         if (identifiedTo.length > 0) {
           for (const v of visits) if (!before.has(`${v.person_pk}:${v.site_pk}`)) identified.push({ personPk: v.person_pk, site: siteByPk.get(v.site_pk)! });
         }
@@ -339,6 +346,7 @@ async function refreshCompanyActivity(trx: Transaction<Database>, companyPks: nu
           .groupBy(['c.pk', 'ps.site_pk']),
       )
       .execute();
+    await renderCompanySites(trx, sql<boolean>`company_pk in (${sql.join(pks)})`);
     await trx
       .updateTable('companies')
       .set((eb) => {
@@ -352,5 +360,6 @@ async function refreshCompanyActivity(trx: Transaction<Database>, companyPks: nu
       })
       .where('pk', 'in', pks)
       .execute();
+    await renderCompanyFigures(trx, sql<boolean>`pk in (${sql.join(pks)})`);
   }
 }

@@ -5,8 +5,10 @@ import { companyDefaults } from './migrations/0003-company-defaults.ts';
 import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
 import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
+import { storedJson } from './migrations/0007-stored-json.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
 import { dialectOf } from './dialect/index.ts';
+import { renderPendingStoredText } from './stored-text.ts';
 
 /**
  * The schema's history, one file per migration under `migrations/`, applied in name order.
@@ -19,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0004_export_steps': exportSteps,
   '0005_webhooks': webhooksSchema,
   '0006_rate_limits': rateLimitsSchema,
+  '0007_stored_json': storedJson,
   '0009_export_leases': exportLeases,
 };
 
@@ -39,6 +42,8 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   if (error || failed) {
     throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
   }
+  // Stored JSON a migration added or cleared is rendered with the schema now complete.
+  await renderPendingStoredText(db);
 }
 
 /** Settings every connection needs (SQLite: foreign keys on; WAL is set where the file is opened). */

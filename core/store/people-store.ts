@@ -1,8 +1,8 @@
 import { sql, type AliasedRawBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { PersonSummary } from '../resources/types.ts';
-import { personJsonSql, withSite } from './person-row.ts';
-import type { Site, View } from '../scope/view.ts';
+import { accountPersonJsonSql, figuresJsonSql, storedPersonJsonSql } from './person-row.ts';
+import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
 import { latestOfOwner, latestPage, PERSON_ACTIVITY, withFigures, type ScopedFigures } from './scoped-activity.ts';
@@ -22,15 +22,11 @@ export interface PersonRow {
   position: CursorPosition;
 }
 
-/** What the people queries select: the person's JSON, its sort key and the site it is attributed to. */
+/** What the people queries select: the person's JSON, attribution included, and its sort key. */
 interface PersonJsonRow {
   json: string;
   id: string;
   last_seen: number;
-  site_pk: number;
-  /** Only in the account-wide view, where the attribution comes from a join. */
-  site_domain?: string;
-  site_client_ref?: string | null;
 }
 
 /** Reads people in the shape of the API, within a view. Queries are compiled once per shape. */
@@ -65,7 +61,7 @@ export class PeopleStore {
       },
       values,
     );
-    return rows.map((row) => toRow(row, view));
+    return rows.map(toRow);
   }
 
   /** One person visible in the view, as JSON text, or undefined. */
@@ -84,7 +80,7 @@ export class PeopleStore {
       },
       values,
     );
-    return row && toRow(row, view).json;
+    return row?.json;
   }
 
   /** The internal key and summary of a person visible in the view. */
@@ -128,45 +124,42 @@ export class PeopleStore {
     return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps')).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
   }
 
-  /** People of a scoped key's several sites, from their latest rows and figures there (aliased `ps`). */
+  /**
+   * People of a scoped key's several sites, from their latest rows and figures there (aliased
+   * `ps`): the only view whose figures are not stored, so they are written here, between the
+   * person's stored head and tail, with the attribution of the latest row's site.
+   */
   #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>): PeopleQuery {
     return this.db
       .selectFrom(figures)
       .innerJoin('people as p', 'p.pk', 'ps.owner_pk')
-      .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select([personJsonSql('ps', this.#dialect).as('json'), 'ps.id', 'ps.last_seen', 'ps.site_pk'])
+      .innerJoin('person_sites as latest', (join) => join.onRef('latest.person_pk', '=', 'ps.owner_pk').onRef('latest.site_pk', '=', 'ps.site_pk'))
+      .select([storedPersonJsonSql(figuresJsonSql('ps', this.#dialect), sql`latest.json_site`).as('json'), 'ps.id', 'ps.last_seen'])
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 
   /**
-   * People in the view with their JSON, sort key and attributed site, for every view but a scoped
-   * key's several sites; a scoped key sees only its site's visits. The views join different
-   * tables, so callers refine it through `sql.ref`.
+   * People in the view with their JSON and sort key, for every view but a scoped key's several
+   * sites; a scoped key sees only its site's visits. Each person's JSON is stored text (see
+   * person-row.ts): the account view reads it from the person's row alone, one site from the
+   * person's row and its visits there. The views read different tables, so callers refine it
+   * through `sql.ref`.
    */
   #viewQuery(p: Param, view: VisibleView): PeopleQuery {
     if (isOneSite(view)) {
       return this.db
         .selectFrom('person_sites as ps')
         .innerJoin('people as p', 'p.pk', 'ps.person_pk')
-        .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-        .select([personJsonSql('ps', this.#dialect).as('json'), 'ps.person_id as id', 'ps.last_seen', 'ps.site_pk'])
+        .select([storedPersonJsonSql(sql`ps.json_figures`, sql`ps.json_site`).as('json'), 'ps.person_id as id', 'ps.last_seen'])
         .where('ps.site_pk', '=', p('sitePk'))
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
-    const query = this.db
-      .selectFrom('people as p')
-      .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .select([personJsonSql('p', this.#dialect).as('json'), 'p.id', 'p.last_seen'])
-      .where('p.account_id', '=', p('accountId'));
-    if (view.kind === 'account') {
-      return query
-        .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-        .select(['p.last_site_pk as site_pk', 's.domain as site_domain', 's.client_ref as site_client_ref'])
-        .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
-    }
+    const query = this.db.selectFrom('people as p').select(['p.id', 'p.last_seen']).where('p.account_id', '=', p('accountId'));
+    if (view.kind === 'account') return query.select(accountPersonJsonSql().as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    // Account-wide figures, attributed to the latest of the selected sites.
     const sitePks = sitePlaceholders(view, p);
     return query
-      .select(latestVisitedOf(sitePks).as('site_pk'))
+      .select(storedPersonJsonSql(sql`p.json_figures`, latestSiteJsonOf(sitePks)).as('json'))
       .where(visitedAnyOf(sitePks))
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
@@ -175,11 +168,14 @@ export class PeopleStore {
 /** A people query of any view, seen only through its result row. */
 type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
 
-function toRow(row: PersonJsonRow, view: VisibleView): PersonRow {
-  return { json: withSite(row.json, siteOf(row, view)), position: { sortValue: row.last_seen, id: row.id } };
+function toRow(row: PersonJsonRow): PersonRow {
+  return { json: row.json, position: { sortValue: row.last_seen, id: row.id } };
 }
 
-function siteOf(row: PersonJsonRow, view: VisibleView): Site {
-  if (view.kind !== 'account') return view.sites.find((s) => s.pk === row.site_pk)!;
-  return { pk: row.site_pk, domain: row.site_domain!, clientRef: row.site_client_ref ?? null };
+/**
+ * The stored attribution of the person `p`'s most recently visited site among `sitePks`: the
+ * site found by its recency index alone (`latestVisitedOf`), then its row by key.
+ */
+function latestSiteJsonOf(sitePks: readonly unknown[]): RawBuilder<string> {
+  return sql<string>`(select a.json_site from person_sites a where a.person_pk = p.pk and a.site_pk = ${latestVisitedOf(sitePks)})`;
 }

@@ -81,6 +81,10 @@ export interface CompaniesTable {
   first_seen: number;
   last_seen: number;
   loaded_at: number;
+  /** The Company's JSON in stored pieces (company-row.ts), kept by stored-text.ts; null only inside the loading transaction. */
+  json_head: string | null;
+  json_figures: string | null;
+  json_tail: string | null;
 }
 
 /** A company's activity on one site, derived from its people's visits there. */
@@ -91,6 +95,8 @@ export interface CompanySitesTable {
   visit_count: number;
   first_seen: number;
   last_seen: number;
+  /** This site's figures as stored JSON members (company-row.ts). */
+  json_figures: string | null;
 }
 
 export interface PeopleTable {
@@ -124,6 +130,15 @@ export interface PeopleTable {
   campaign: string | null;
   /** `not_in_crm`, `in_crm` or `customer`. */
   crm_status: Generated<string>;
+  /**
+   * The Person's JSON in stored pieces (person-row.ts), rewritten by stored-text.ts whenever the
+   * row, its company or its visits change. Null only between an insert and its rendering, inside
+   * the loading transaction.
+   */
+  json_head: string | null;
+  json_figures: string | null;
+  json_tail: string | null;
+  json_site: string | null;
 }
 
 /** A person's visits to one site. */
@@ -134,6 +149,9 @@ export interface PersonSitesTable {
   visit_count: number;
   first_seen: number;
   last_seen: number;
+  /** This site's figures and attribution as stored JSON pieces (person-row.ts). */
+  json_figures: string | null;
+  json_site: string | null;
 }
 
 export interface EventsTable {

@@ -2,8 +2,7 @@ import type { Insertable as KyselyInsertable, Transaction } from 'kysely';
 import { toHex } from '../auth/api-key.ts';
 import type { WebhookEventKind } from '../resources/types.ts';
 import type { Site } from '../scope/view.ts';
-import { dialectOf } from './dialect/index.ts';
-import { personJsonSql, withSite } from './person-row.ts';
+import { accountPersonJsonSql } from './person-row.ts';
 import type { Database, WebhookDeliveriesTable } from './schema.ts';
 
 /**
@@ -33,7 +32,8 @@ export interface IdentifiedPair {
 
 /**
  * One `person.identified` delivery per endpoint for each person first seen on a site; `data.person`
- * is the Person as the account-wide read API returns it, rendered by the same SQL mapping.
+ * is the Person as the account-wide read API returns it: its stored text, which the loading
+ * transaction has just rewritten.
  */
 export async function writeIdentified(trx: Transaction<Database>, endpointIds: string[], pairs: IdentifiedPair[], nowSeconds: number): Promise<void> {
   if (endpointIds.length === 0 || pairs.length === 0) return;
@@ -42,12 +42,10 @@ export async function writeIdentified(trx: Transaction<Database>, endpointIds: s
   for (let i = 0; i < personPks.length; i += CHUNK) {
     const rows = await trx
       .selectFrom('people as p')
-      .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-      .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-      .select([personJsonSql('p', dialectOf(trx)).as('json'), 'p.pk', 's.domain', 's.client_ref'])
+      .select([accountPersonJsonSql().as('json'), 'p.pk'])
       .where('p.pk', 'in', personPks.slice(i, i + CHUNK))
       .execute();
-    for (const r of rows) json.set(r.pk, withSite(r.json, { domain: r.domain, clientRef: r.client_ref }));
+    for (const r of rows) json.set(r.pk, r.json);
   }
   const rows = pairs.flatMap((pair) =>
     endpointIds.map((endpointId) => delivery(endpointId, 'person.identified', pair.site, `{"person":${json.get(pair.personPk)!}}`, nowSeconds)),

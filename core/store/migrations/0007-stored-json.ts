@@ -1,0 +1,24 @@
+import type { Kysely, Migration } from 'kysely';
+import { dialectOf } from '../dialect/index.ts';
+import { markStoredTextPending, STORED_TEXT_COLUMNS } from '../stored-text.ts';
+
+/**
+ * People and companies keep their JSON as stored text (person-row.ts, company-row.ts), so a list
+ * page joins text instead of rendering every row on each request. This adds the columns, empty,
+ * and marks the stored text pending in the same transaction: `migrateToLatest` renders it once
+ * every migration has run, with the mapping and schema of the code running then (a migration
+ * rendering here would bind a fixed migration to whatever columns the mapping reads in future).
+ */
+export const storedJson: Migration = {
+  async up(db: Kysely<any>) {
+    const run = async (trx: Kysely<any>) => {
+      const t = dialectOf(trx).types;
+      for (const [table, columns] of Object.entries(STORED_TEXT_COLUMNS)) {
+        for (const column of columns) await trx.schema.alterTable(table).addColumn(column, t.text).execute();
+      }
+      await markStoredTextPending(trx);
+    };
+    // Postgres runs each migration in a transaction; on SQLite this one makes its own.
+    await (db.isTransaction ? run(db) : db.transaction().execute(run));
+  },
+};

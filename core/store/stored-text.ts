@@ -1,0 +1,132 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
+import { dialectOf } from './dialect/index.ts';
+import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
+
+/**
+ * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to
+ * what their rows render, by rewriting it from the rows in SQL wherever its inputs change:
+ *
+ * - a person loaded or reloaded: their head, figures, tail and attribution, and their sites' pieces;
+ * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`);
+ * - a company's activity recomputed (its people loaded): its figures, account-wide and per site.
+ *
+ * Events change none of it: a person's figures come with their visits. Sites never change once
+ * registered, so neither does an attribution. Each function takes a condition on the rows to
+ * rewrite (`p` a person, `c` a company, the table's own name for the per-site tables).
+ */
+
+/** The stored text columns of each table. */
+export const STORED_TEXT_COLUMNS = {
+  people: ['json_head', 'json_figures', 'json_tail', 'json_site'],
+  person_sites: ['json_figures', 'json_site'],
+  companies: ['json_head', 'json_figures', 'json_tail'],
+  company_sites: ['json_figures'],
+} as const;
+
+/** People rendered per statement when many are: each statement holds its rendered rows at once. */
+const PEOPLE_PER_STEP = 5_000;
+
+/** The `meta` key saying some stored text is still to be rendered. */
+const PENDING = 'stored_text_pending';
+
+/**
+ * Records that rows lack their stored text (a migration added or cleared the columns), for
+ * {@link renderPendingStoredText}; called in the migration's own transaction.
+ */
+export async function markStoredTextPending(db: Kysely<any>): Promise<void> {
+  await db.insertInto('meta').values({ key: PENDING, value: '1' }).onConflict((oc) => oc.column('key').doNothing()).execute();
+}
+
+/**
+ * Renders the stored text of every row lacking it, if a migration said some do, and clears the
+ * mark in the same transaction: a start interrupted here renders again on the next one.
+ */
+export async function renderPendingStoredText(db: Kysely<any>): Promise<void> {
+  const pending = await db.selectFrom('meta').select('key').where('key', '=', PENDING).executeTakeFirst();
+  if (!pending) return;
+  await db.transaction().execute(async (trx) => {
+    await renderMissing(trx);
+    await trx.deleteFrom('meta').where('key', '=', PENDING).execute();
+  });
+}
+
+/** Renders every row that has no stored text yet. */
+async function renderMissing(db: Kysely<any>): Promise<void> {
+  await renderCompanies(db, sql<boolean>`json_head is null`);
+  await renderCompanySites(db, sql<boolean>`json_figures is null`);
+  await renderPersonSites(db, sql<boolean>`json_site is null`);
+  const { lo, hi } = (await db.selectFrom('people').select((eb) => [eb.fn.min<number>('pk').as('lo'), eb.fn.max<number>('pk').as('hi')]).executeTakeFirst()) ?? {};
+  if (lo === null || lo === undefined || hi === null || hi === undefined) return;
+  for (let from = lo; from <= hi; from += PEOPLE_PER_STEP) {
+    await renderPeople(db, sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and p.json_head is null`);
+  }
+}
+
+/** Rewrites every stored piece of the people `p` matching `which`, from their rows, companies and latest sites. */
+export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
+  const dialect = dialectOf(db);
+  // One statement renders with the joins the reference rendering has (a scalar subquery would
+  // lose SQLite's JSON subtype of the company object), then writes each row by its key.
+  const rendered = db
+    .selectFrom('people as p')
+    .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+    .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
+    .select([
+      'p.pk',
+      headJsonSql(dialect).as('head'),
+      figuresJsonSql('p', dialect).as('figures'),
+      tailJsonSql(dialect).as('tail'),
+      siteJsonSql('s', dialect).as('site'),
+    ])
+    .where(which);
+  await db
+    .updateTable('people')
+    .from(rendered.as('x'))
+    .set({ json_head: sql.ref('x.head'), json_figures: sql.ref('x.figures'), json_tail: sql.ref('x.tail'), json_site: sql.ref('x.site') })
+    .whereRef('people.pk', '=', 'x.pk')
+    .execute();
+}
+
+/** Rewrites the tail (with `companyData`) of the people `p` matching `which`: their company changed. */
+export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
+  const rendered = db
+    .selectFrom('people as p')
+    .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+    .select(['p.pk', tailJsonSql(dialectOf(db)).as('tail')])
+    .where(which);
+  await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail') }).whereRef('people.pk', '=', 'x.pk').execute();
+}
+
+/** Rewrites the figures and attribution of the `person_sites` rows matching `which`. */
+export async function renderPersonSites(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
+  const dialect = dialectOf(db);
+  await db
+    .updateTable('person_sites')
+    .set({
+      json_figures: figuresJsonSql('person_sites', dialect),
+      json_site: db.selectFrom('sites as s').select(siteJsonSql('s', dialect).as('site')).whereRef('s.pk', '=', 'person_sites.site_pk'),
+    })
+    .where(which)
+    .execute();
+}
+
+/** Rewrites every stored piece of the companies matching `which` (on the table `companies`). */
+export async function renderCompanies(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
+  const dialect = dialectOf(db);
+  await db
+    .updateTable('companies')
+    .set({ json_head: companyHeadJsonSql('companies', dialect), json_figures: companyFiguresJsonSql('companies', dialect), json_tail: companyTailJsonSql('companies', dialect) })
+    .where(which)
+    .execute();
+}
+
+/** Rewrites the figures of the companies matching `which` (on the table `companies`): their activity changed. */
+export async function renderCompanyFigures(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
+  await db.updateTable('companies').set({ json_figures: companyFiguresJsonSql('companies', dialectOf(db)) }).where(which).execute();
+}
+
+/** Rewrites the figures of the `company_sites` rows matching `which`. */
+export async function renderCompanySites(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
+  await db.updateTable('company_sites').set({ json_figures: companyFiguresJsonSql('company_sites', dialectOf(db)) }).where(which).execute();
+}
