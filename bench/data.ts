@@ -19,8 +19,10 @@ import { benchEvents, planEvents } from './journey-events.ts';
 export const BENCH_ACCOUNT = 'acc_bench';
 /** The data's "now": every time is at or before it, and the suites' clock stands on it. */
 export const BENCH_ANCHOR = Date.UTC(2026, 10, 20, 12);
-/** Bump when the paging data changes shape, so old cached files are not reused. */
-const DATA_VERSION = 1;
+/** Bump when the paging data changes shape, so old cached files are not reused (v2: a scoped key over a domain and its subdomain). */
+const DATA_VERSION = 2;
+/** A demo domain with a subdomain: its scoped key's figures are summed over two sites at query time. */
+export const MULTI_SITE_DOMAIN = 'acme-example.com';
 /** Bump when the export data changes (v2: built like the paging data, its account named alike). */
 const EXPORT_VERSION = 2;
 const DEFAULT_CACHE = join(import.meta.dirname, '.cache');
@@ -54,6 +56,8 @@ export interface BenchData {
   accountKey: string;
   /** A domain-scoped key of the site the largest journey was last seen on. */
   scopedKey: { domain: string; key: string };
+  /** A domain-scoped key of {@link MULTI_SITE_DOMAIN}, which covers its subdomain's site too. */
+  multiSiteKey: { domain: string; key: string };
   /** The exact-size journeys, in the order asked for. */
   journeys: Journey[];
   /** The largest of `journeys` (the first such on a tie): the one deep pages and HTTP read. */
@@ -83,6 +87,7 @@ export async function benchDatabase(options: BenchDataOptions): Promise<BenchDat
     await loadDemo(admin, BENCH_ACCOUNT, { ...demo, events: () => benchEvents(seed, demo.people, plan), eventCount: events }, onProgress);
     await admin.issueAccountKey(BENCH_ACCOUNT, { label: 'bench account key', value: described.accountKey });
     await admin.issueScopedKey(BENCH_ACCOUNT, described.scopedKey.domain, { label: 'bench scoped key', value: described.scopedKey.key });
+    await admin.issueScopedKey(BENCH_ACCOUNT, MULTI_SITE_DOMAIN, { label: 'bench multi-site scoped key', value: described.multiSiteKey.key });
   });
   return { path, ...described };
 }
@@ -114,6 +119,7 @@ function describeData(seed: number, demo: DemoData, journeyPeople: number[], siz
   return {
     accountKey: deriveDemoKey(seed, 'bench account'),
     scopedKey: { domain, key: deriveDemoKey(seed, `bench site ${domain}`) },
+    multiSiteKey: { domain: MULTI_SITE_DOMAIN, key: deriveDemoKey(seed, `bench site ${MULTI_SITE_DOMAIN}`) },
     journeys,
     largest,
   };

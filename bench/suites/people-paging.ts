@@ -4,9 +4,7 @@
  * each beside its naive floor (people-floor.ts); and a journey's page of 100 events, which a
  * people page is held to as well.
  */
-import type { Api } from '../../core/index.ts';
-import { deriveDemoKey } from '../../scripts/demo-keys.ts';
-import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
+import { BENCH_ACCOUNT, BENCH_ANCHOR, MULTI_SITE_DOMAIN } from '../data.ts';
 import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { getText, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
@@ -45,24 +43,10 @@ function variants(list: ListRequest['list'], scoped: boolean): Variant[] {
   return all.filter((v) => (list === 'people' || !v.floor.hotLeads) && (!scoped || (v.floor.domain === undefined && v.floor.clientRef === undefined)));
 }
 
-/** A domain of the demo sites with a subdomain: its key's figures are summed over two sites at query time. */
-const MULTI_SITE_DOMAIN = 'acme-example.com';
-
-/**
- * The scoped key of {@link MULTI_SITE_DOMAIN}, derived from the seed as the data's own scoped key
- * is, issued into the benchmark database on first use (later runs find it active).
- */
-async function multiSiteKey(api: Api, seed: number): Promise<{ domain: string; key: string }> {
-  const key = deriveDemoKey(seed, `bench site ${MULTI_SITE_DOMAIN}`);
-  if (!(await api.admin.describeKey(key))) await api.admin.issueScopedKey(BENCH_ACCOUNT, MULTI_SITE_DOMAIN, { label: 'bench multi-site scoped key', value: key });
-  return { domain: MULTI_SITE_DOMAIN, key };
-}
-
 /** Runs the suite: people and companies, account key and scoped keys, every filter, and a page of events. */
 export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteResult> {
   const { data, tiny } = options;
   const api = await openBenchApi(benchDatabaseOf(options));
-  const multi = await multiSiteKey(api, options.seed);
   const floor = await openListFloor(options);
   const journey = await openJourneyFloor(options, data.largest.personId);
   // SQLite's own page from stored text: on the SQLite bench file only.
@@ -71,7 +55,7 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
     const cases: PagingCase[] = [];
     const keys: { key: string; label: string; domain?: string }[] = [
       { key: data.accountKey, label: 'account key' },
-      ...[data.scopedKey, multi].map((k) => ({ key: k.key, label: `scoped key (${k.domain})`, domain: k.domain })),
+      ...[data.scopedKey, data.multiSiteKey].map((k) => ({ key: k.key, label: `scoped key (${k.domain})`, domain: k.domain })),
     ];
     for (const list of ['people', 'companies'] as const) {
       for (const { key, label: keyLabel, domain: scopeDomain } of keys) {
