@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { exportsSchema } from './migrations/0002-exports.ts';
 import { companyDefaults } from './migrations/0003-company-defaults.ts';
@@ -6,6 +6,7 @@ import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
 import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
 import { dialectOf } from './dialect/index.ts';
+import { runMigrations } from './migrator.ts';
 
 /**
  * The schema's history, one file per migration under `migrations/`, applied in name order.
@@ -20,22 +21,15 @@ const migrations: Record<string, Migration> = {
   '0006_rate_limits': rateLimitsSchema,
 };
 
-class InCodeMigrations implements MigrationProvider {
-  async getMigrations() {
-    return migrations;
-  }
-}
-
-/** Brings the schema up to date; safe to call on every start. */
+/**
+ * Brings the schema up to date; safe to call on every start, and from several processes starting
+ * at once on one database (see {@link runMigrations}).
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  // On Postgres the migration table lives in the connection's own schema: Kysely otherwise finds
-  // another schema's table of that name and takes this schema for migrated.
-  const migrationTableSchema = await dialectOf(db).migrationSchema(db);
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  try {
+    await runMigrations(db, migrations);
+  } catch (error) {
+    throw new Error(`database migration failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 
