@@ -54,7 +54,11 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
       native.close();
     },
     prepare(sql: string): SqliteStatement {
-      const statement = cached(sql);
+      // Kysely begins transactions with a plain (deferred) BEGIN, which takes the write lock only at
+      // the first write. Every transaction here writes, and one that read first fails at once with
+      // SQLITE_BUSY (no busy wait) when another process wrote in between. Taking the write lock at
+      // BEGIN makes it wait its turn (busy_timeout) instead: processes sharing a file take turns.
+      const statement = cached(sql === 'begin' ? 'begin immediate' : sql);
       return {
         reader: native.returnsRows(statement),
         // all() and run() finish before they return, so one shared statement can never be mid-use.
