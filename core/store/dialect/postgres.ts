@@ -30,6 +30,7 @@ export const postgresDialect: SqlDialect = {
   jsonBoolean: (flag: Expression<unknown>) => ({ kind: 'json', expr: sql`(case when ${flag} = 1 then 'true' else 'false' end)` }),
   isoInstant: (column) => sql<string>`to_char(to_timestamp(${sql.ref(column)}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`,
   orderedConcat: (value, separator, orderBy) => sql<string | null>`string_agg(${value}, ${literal(separator)} order by ${orderBy})`,
+  skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
   types: {
     // Epoch seconds pass 2^31 in 2038; pks and counts grow past it too. The pool parses int8 as a number.
     int: 'bigint',

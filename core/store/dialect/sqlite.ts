@@ -18,6 +18,7 @@ export const sqliteDialect: SqlDialect = {
   isoInstant: (column) => sql<string>`(replace(datetime(${sql.ref(column)}, 'unixepoch'), ' ', 'T') || 'Z')`,
   // group_concat takes rows in the order the sorted subquery yields them.
   orderedConcat: (value, separator) => sql<string | null>`group_concat(${value}, ${sql.lit(separator)})`,
+  skipLocked: (query) => query,
   types: {
     int: 'integer',
     text: 'text',
