@@ -105,7 +105,12 @@ export class WebhooksStore {
     await this.db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null }).where('pk', '=', pk).where('lease_owner', '=', owner).execute();
   }
 
-  /** Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one transaction. */
+  /**
+   * Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one
+   * transaction. The state changes only while the claim is still this one's: a claimer that stalled
+   * past its lease, while another process claimed and sent the delivery, logs its attempt but
+   * leaves the state to the newer claim (else a late failure could queue a delivered one again).
+   */
   async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       // The endpoint, and its deliveries with it, may have been deleted while the request was out.
@@ -127,6 +132,7 @@ export class WebhooksStore {
           lease_until: null,
         }))
         .where('pk', '=', delivery.pk)
+        .where('lease_owner', '=', delivery.lease_owner)
         .execute();
       if (outcome.disableEndpoint) {
         await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: outcome.disableEndpoint, updated_at: outcome.at }).where('id', '=', delivery.endpoint_id).execute();
