@@ -92,20 +92,29 @@ function serveCommand(which: ServeCommand): string[] {
 }
 
 /**
- * Starts `serve` with `args` on a free port, writing its keys to `<dir>/<name>.keys.json`, and
- * resolves once it listens and has written them.
+ * Spawns `serve` with `args` on a free port, writing its keys to `<dir>/<name>.keys.json`:
+ * `ready` resolves once it listens and has written them (and kills it if it never does), while
+ * `process` can be watched before that (a start that waits for another's seed, say).
  */
-export async function startServe(name: string, args: readonly string[], { dir, command = 'bin', env }: { dir: string; command?: ServeCommand; env?: Record<string, string> }): Promise<ServeProcess> {
+export function spawnServe(name: string, args: readonly string[], { dir, command = 'bin', env }: { dir: string; command?: ServeCommand; env?: Record<string, string> }): { process: TestProcess; ready: Promise<ServeProcess> } {
   const keysOut = join(dir, `${name}.keys.json`);
   const child = TestProcess.spawn(name, [...serveCommand(command), 'serve', '--port', '0', '--keys-out', keysOut, ...args], { env });
-  try {
-    const [, url] = await child.waitFor(/listening on (http:\/\/\S+)/);
-    await child.waitFor(/Keys written to/);
-    return { process: child, url: url!, keys: JSON.parse(readFileSync(keysOut, 'utf8')) as ServeKeys };
-  } catch (error) {
-    await child.stop('SIGKILL');
-    throw error;
-  }
+  const ready = (async () => {
+    try {
+      const [, url] = await child.waitFor(/listening on (http:\/\/\S+)/);
+      await child.waitFor(/Keys written to/);
+      return { process: child, url: url!, keys: JSON.parse(readFileSync(keysOut, 'utf8')) as ServeKeys };
+    } catch (error) {
+      await child.stop('SIGKILL');
+      throw error;
+    }
+  })();
+  return { process: child, ready };
+}
+
+/** Starts `serve` as {@link spawnServe} does and resolves once it is ready. */
+export function startServe(name: string, args: readonly string[], options: { dir: string; command?: ServeCommand; env?: Record<string, string> }): Promise<ServeProcess> {
+  return spawnServe(name, args, options).ready;
 }
 
 /**
