@@ -35,7 +35,6 @@ export async function createDemoDatabase(path: string, parameters: DemoParameter
   const lockPath = `${partial}.lock`;
   let lock: FileLock | null | undefined;
   let opened: Awaited<ReturnType<typeof openForAdmin>> | undefined;
-  let seeded = false;
   try {
     const { openDatabase } = await loadRuntime();
     lock = await FileLock.take(lockPath, openDatabase, () => console.log(`Another process is seeding ${path}; waiting for it…`), () => existsSync(path));
@@ -47,14 +46,16 @@ export async function createDemoDatabase(path: string, parameters: DemoParameter
     await opened.close();
     opened = undefined;
     renameSync(partial, path);
-    seeded = true;
     return true;
   } catch (error) {
     await opened?.close().catch(() => undefined);
-    try {
-      removePartial(partial);
-    } catch {
-      // Nothing could be created there in the first place.
+    // Only the lock's holder touches the partial file: without the lock, it may be another process's seed.
+    if (lock) {
+      try {
+        removePartial(partial);
+      } catch {
+        // Nothing could be created there in the first place.
+      }
     }
     if (error instanceof CliError) throw new CliError(error.message.split(lockPath).join(path).split(partial).join(path));
     // A file system refusal (no such folder, not a folder, no permission, read-only) names the path.
