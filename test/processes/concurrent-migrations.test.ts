@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runtimeCommand } from '../../scripts/runtime-command.ts';
 import { migrateToLatest } from '../../core/store/migrations.ts';
 import { TestProcess } from '../support/processes.ts';
-import { freshSchema } from '../support/backends.ts';
+import { freshSchema } from '../support/schema-names.ts';
 
 /** The migrations this code has, as a database migrated by it lists them. */
 const MIGRATIONS = ['0001_initial', '0002_exports', '0003_company_defaults', '0004_export_steps', '0005_webhooks', '0006_rate_limits'];

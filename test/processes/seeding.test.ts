@@ -13,7 +13,7 @@ import { schemaUrl, spawnServe, stopAll, TestProcess } from '../support/processe
  * takes over and the database ends with the same demo a clean seed gives.
  */
 
-const PEOPLE = 300;
+const PEOPLE = 150;
 const DEMO = ['--seed', '7', '--people', String(PEOPLE), '--anchor', '2026-11-20T12:00:00Z'];
 const TABLES = ['accounts', 'sites', 'companies', 'people', 'events', 'api_keys'] as const;
 

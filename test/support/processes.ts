@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { ROOT, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
-import { freshSchema } from './backends.ts';
+import { freshSchema } from './schema-names.ts';
 
 /** How a child process ended: its exit code, or the signal that ended it. */
 export interface Ended {

@@ -4,7 +4,6 @@ import { createApi, type Api, type Database } from '../../adapters/node/index.ts
 import { openPostgres } from '../../adapters/shared/postgres.ts';
 import { WebhooksStore } from '../../core/store/webhooks-store.ts';
 import { schemaUrl } from '../support/processes.ts';
-import { BACKENDS } from '../support/backends.ts';
 
 const serverUrl = process.env.VI_TEST_POSTGRES_URL;
 /** A moment when every delivery loaded below is due (they fall due when loaded, by the system clock). */
@@ -78,36 +77,5 @@ describe.each(serverUrl ? [serverUrl] : [])('webhook deliveries claimed from sev
       expect(pks).toHaveLength(5);
       expect(pks.filter((pk) => held.some((h) => h.pk === pk))).toEqual([]);
     });
-  });
-});
-
-describe.each(BACKENDS)('a claim that outlived its lease ($name)', (backend) => {
-  it('logs its late attempt but leaves the delivery as the newer claim recorded it', async () => {
-    const opened = await backend.open();
-    const api = await createApi({ database: opened.database, webhooks: { background: false } });
-    try {
-      await api.admin.createAccount({ id: 'acc_lease', name: 'Lease' });
-      await api.admin.registerSite('acc_lease', { domain: 'lease.example' });
-      const endpointId = (await api.admin.webhooks.create('acc_lease', { url: 'http://127.0.0.1:9/hook' })).id;
-      const seen = new Date(Date.now() - 3_600_000).toISOString();
-      await api.admin.loadPeople('acc_lease', [{ id: 'per_1', visits: [{ domain: 'lease.example', visitCount: 1, firstSeen: seen, lastSeen: seen }] }]);
-      const store = new WebhooksStore(api.db);
-      const [stalled] = await store.claim(endpointId, 'dsp_stalled', NOW, NOW + 60, 1);
-      // Its lease runs out; another dispatcher claims the delivery and gets it delivered.
-      const [fresh] = await store.claim(endpointId, 'dsp_fresh', NOW + 61, NOW + 121, 1);
-      expect(fresh!.pk).toBe(stalled!.pk);
-      await store.recordAttempt(fresh!, { at: NOW + 62, status: 204, latencyMs: 5, error: null, next: { status: 'delivered' } });
-      // The stalled one's request finally fails: it must not queue the delivered delivery again.
-      await store.recordAttempt(stalled!, { at: NOW + 63, status: null, latencyMs: 30_000, error: 'timed out', next: { status: 'pending', at: NOW + 120 } });
-      const row = await store.delivery(stalled!.id);
-      expect(row).toMatchObject({ status: 'delivered', attempts: 1, last_status: 204, lease_owner: null });
-      expect((await store.attempts([stalled!.pk])).map((a) => [a.seq, a.status, a.error])).toEqual([
-        [1, 204, null],
-        [2, null, 'timed out'],
-      ]);
-    } finally {
-      await api.close();
-      await opened.drop();
-    }
   });
 });
