@@ -56,6 +56,8 @@ async function ensureKey(
   try {
     return (await issueDerived()).key;
   } catch {
+    // Another process starting on the same database issued it meanwhile.
+    if (await api.admin.describeKey(derived)) return derived;
     // The derived value was used before and revoked, or the site already has another key.
     return (await issueFresh()).key;
   }

@@ -1,4 +1,5 @@
-import type { Api } from '../core/index.ts';
+import type { Kysely } from 'kysely';
+import type { Api, Database } from '../core/index.ts';
 import type { RunningServer, RuntimeApiOptions, ServeOptions } from '../adapters/shared/with-database.ts';
 
 /** What every runtime adapter offers the scripts. */
@@ -6,6 +7,8 @@ export interface RuntimeAdapter {
   name: 'node' | 'bun' | 'deno';
   createApi(options: RuntimeApiOptions): Promise<Api>;
   serve(api: Pick<Api, 'fetch'>, options?: ServeOptions): Promise<RunningServer>;
+  /** Opens (creating if needed) a SQLite file with the runtime's driver. */
+  openDatabase(path: string): Kysely<Database>;
 }
 
 /** The adapter of the runtime running this script, imported only there: Bun and Deno cannot load better-sqlite3. */

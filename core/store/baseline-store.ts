@@ -18,9 +18,15 @@ const KEPT = new Set(['meta', 'kysely_migration', 'kysely_migration_lock']);
 export class BaselineStore {
   constructor(private readonly db: Db) {}
 
-  /** Replaces the snapshot with what the tables hold now, in one transaction. */
+  /**
+   * Replaces the snapshot with what the tables hold now, in one transaction. Processes starting
+   * at once on one database each save one: the first statement writes one `meta` row, whose row
+   * lock makes the others wait until this one commits (on Postgres two sessions creating the same
+   * table at once fail on a unique index of the catalog).
+   */
   async save(): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('meta').values({ key: 'baseline', value: 'saved' }).onConflict((oc) => oc.column('key').doUpdateSet({ value: 'saved' })).execute();
       const all = await dialectOf(trx).tableNames(trx);
       for (const name of all.filter((n) => n.startsWith(PREFIX))) await sql`drop table ${sql.id(name)}`.execute(trx);
       for (const table of dataTables(all)) await sql`create table ${sql.id(PREFIX + table)} as select * from ${sql.id(table)}`.execute(trx);

@@ -39,7 +39,7 @@ export interface CollectProgress {
  * its rows in key order within its run, so it rewrites at most the run's pages (about 45 for a run
  * of 2,000 people, eight steps of the default 250 pks), however large the selection.
  */
-const STEPS_PER_RUN = 8;
+const STEPS_PER_RUN = 16;
 
 /** How collection's SQL names the people table (the dialect may add a hint after it). */
 const PEOPLE_FROM = 'from "people" as "p"';

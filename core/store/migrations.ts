@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import { initial } from './migrations/0001-initial.ts';
 import { exportsSchema } from './migrations/0002-exports.ts';
 import { companyDefaults } from './migrations/0003-company-defaults.ts';
@@ -8,6 +8,7 @@ import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
 import { storedJson } from './migrations/0007-stored-json.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
 import { dialectOf } from './dialect/index.ts';
+import { runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
 
 /**
@@ -25,22 +26,15 @@ const migrations: Record<string, Migration> = {
   '0009_export_leases': exportLeases,
 };
 
-class InCodeMigrations implements MigrationProvider {
-  async getMigrations() {
-    return migrations;
-  }
-}
-
-/** Brings the schema up to date; safe to call on every start. */
+/**
+ * Brings the schema up to date; safe to call on every start, and from several processes starting
+ * at once on one database (see {@link runMigrations}).
+ */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  // On Postgres the migration table lives in the connection's own schema: Kysely otherwise finds
-  // another schema's table of that name and takes this schema for migrated.
-  const migrationTableSchema = await dialectOf(db).migrationSchema(db);
-  const migrator = new Migrator({ db, provider: new InCodeMigrations(), ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`database migration failed${failed ? ` at ${failed.migrationName}` : ''}: ${String(error)}`);
+  try {
+    await runMigrations(db, migrations);
+  } catch (error) {
+    throw new Error(`database migration failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   // Stored JSON a migration added or cleared is rendered with the schema now complete.
   await renderPendingStoredText(db);

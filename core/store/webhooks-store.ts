@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { dialectOf } from './dialect/index.ts';
 import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.ts';
 
 /** An endpoint row. */
@@ -65,24 +66,33 @@ export class WebhooksStore {
   /**
    * Claims up to `limit` of an endpoint's due deliveries for `owner` until `leaseUntil`: pending,
    * due, and not claimed by anyone else (or claimed by a claim that has expired). The UPDATE
-   * re-checks the conditions, so two claimers never both get a row.
+   * re-checks the conditions on the row it locks (on Postgres, on the row as the other claimer
+   * committed it), so two claimers, in any processes, never both get a row; on Postgres the
+   * selection also skips rows another claim holds, so concurrent claimers take different ones.
    */
   async claim(endpointId: string, owner: string, nowSeconds: number, leaseUntil: number, limit: number): Promise<DeliveryRow[]> {
     const free = sql<boolean>`(lease_until is null or lease_until <= ${nowSeconds})`;
-    const due = this.db
-      .selectFrom('webhook_deliveries')
-      .select('pk')
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', nowSeconds)
-      .where(free)
-      .orderBy('next_attempt_at')
-      .orderBy('pk')
-      .limit(limit);
     const claimed = await this.db
+      // Materialized: selected once. As a plain subquery, Postgres may run it again for each row
+      // the UPDATE visits, and with `skip locked` each run skipped the rows this very statement
+      // had just locked: a claim of 5 took all 40 due.
+      .with((cte) => cte('due').materialized(), (db) =>
+        dialectOf(this.db).skipLocked(
+          db
+            .selectFrom('webhook_deliveries')
+            .select('pk')
+            .where('endpoint_id', '=', endpointId)
+            .where('status', '=', 'pending')
+            .where('next_attempt_at', '<=', nowSeconds)
+            .where(free)
+            .orderBy('next_attempt_at')
+            .orderBy('pk')
+            .limit(limit),
+        ),
+      )
       .updateTable('webhook_deliveries')
       .set({ lease_owner: owner, lease_until: leaseUntil })
-      .where('pk', 'in', due)
+      .where('pk', 'in', (eb) => eb.selectFrom('due').select('due.pk'))
       .where('status', '=', 'pending')
       .where(free)
       .returningAll()
@@ -95,7 +105,12 @@ export class WebhooksStore {
     await this.db.updateTable('webhook_deliveries').set({ lease_owner: null, lease_until: null }).where('pk', '=', pk).where('lease_owner', '=', owner).execute();
   }
 
-  /** Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one transaction. */
+  /**
+   * Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one
+   * transaction. The state changes only while the claim is still this one's: a claimer that stalled
+   * past its lease, while another process claimed and sent the delivery, logs its attempt but
+   * leaves the state to the newer claim (else a late failure could queue a delivered one again).
+   */
   async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       // The endpoint, and its deliveries with it, may have been deleted while the request was out.
@@ -117,6 +132,7 @@ export class WebhooksStore {
           lease_until: null,
         }))
         .where('pk', '=', delivery.pk)
+        .where('lease_owner', '=', delivery.lease_owner)
         .execute();
       if (outcome.disableEndpoint) {
         await trx.updateTable('webhook_endpoints').set({ enabled: 0, disabled_reason: outcome.disableEndpoint, updated_at: outcome.at }).where('id', '=', delivery.endpoint_id).execute();

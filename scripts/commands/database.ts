@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
 import type { Api, RuntimeApiOptions } from '../../adapters/node/index.ts';
 import { isPostgresUrl, PostgresUnreachable } from '../../adapters/shared/postgres.ts';
 import { loadRuntime } from '../runtime.ts';
@@ -11,6 +12,12 @@ export function checkDbPath(path: string, { mustExist = false } = {}): void {
   if (existsSync(path) && statSync(path).isDirectory()) throw new CliError(`--db ${path} is a directory, not a database file`);
   if (mustExist && !existsSync(path)) {
     throw new CliError(`--db ${path} does not exist; create one with: visitor-intelligence seed --db ${path}`);
+  }
+  // A file where a folder of the path should be: said plainly, before anything is made beside it.
+  for (let folder = dirname(resolve(path)); !existsSync(path) && folder !== dirname(folder); folder = dirname(folder)) {
+    if (!existsSync(folder)) continue;
+    if (!statSync(folder).isDirectory()) throw new CliError(`--db ${path} cannot be created: ENOTDIR: ${relative(process.cwd(), folder) || folder} is a file, not a folder`);
+    break;
   }
 }
 

@@ -26,8 +26,10 @@ export function registerSeed(program: Command): void {
 
 async function seed(flags: SeedFlags): Promise<void> {
   checkDbPath(flags.db);
-  if (databaseExists(flags.db)) throw new CliError(`--db ${flags.db} already exists; delete it or name a new file`);
-  await createDemoDatabase(flags.db, flags);
+  const exists = () => new CliError(`--db ${flags.db} already exists; delete it or name a new file`);
+  if (databaseExists(flags.db)) throw exists();
+  // Another process may have made it meanwhile.
+  if (!(await createDemoDatabase(flags.db, flags))) throw exists();
   const { api, close } = await openForAdmin(flags.db);
   try {
     const keys = await ensureDemoKeys(api, flags.seed);

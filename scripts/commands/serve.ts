@@ -26,6 +26,7 @@ interface ServeFlags extends ServeWebhookFlags {
   cors?: string[];
   adminToken?: string;
   faults?: boolean;
+  exportStepDelay?: number;
 }
 
 /** `serve`: the demo server (`npm start`), over a seeded SQLite file created on first run. */
@@ -44,6 +45,7 @@ export function registerServe(program: Command): void {
     .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; * for any); off by default', collect(corsOrigin))
     .option('--admin-token <token>', 'the bearer token of the /_admin/ routes (default: a random one, printed and written to --keys-out)', adminToken)
     .option('--faults', 'let clients ask for errors and latency (Prefer: fault=…, delay=…) and admin fault rules; off by default')
+    .option('--export-step-delay <ms>', 'slow exports down: wait this long before each step of an export job, so clients can watch jobs in processing (default 0)', wholeNumber(0, 3_600_000))
     .option('--webhook-url <url>', 'send webhook deliveries of the demo account to this URL (creates or updates its endpoint)', webhookUrl)
     .option('--webhook-secret <whsec_…>', "the endpoint's signing secret (default: generated and printed)", webhookSecret)
     .option('--webhook-events <kinds>', 'comma-separated: person.identified,person.activity (default both; person.identified is always sent)', webhookEvents)
@@ -65,7 +67,9 @@ async function serve(flags: ServeFlags): Promise<void> {
   if (!databaseExists(flags.db)) await createDemoDatabase(flags.db, flags);
   const token = flags.adminToken ?? randomBytes(24).toString('hex');
   // A clock the admin routes can move forward (and a reset takes back).
-  const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true });
+  const slowExports = new AbortController();
+  const exports = flags.exportStepDelay ? { pace: pausing(flags.exportStepDelay, slowExports.signal) } : undefined;
+  const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true, exports });
   const demo = await readDemoRecord(api, flags.db, flags).catch(async (error) => {
     await api.close();
     throw error;
@@ -95,12 +99,30 @@ async function serve(flags: ServeFlags): Promise<void> {
     await simulation?.stop();
     await server.close().catch(() => undefined);
     // Pauses running exports (they resume on the next start) and closes the database,
-    // which checkpoints the WAL into one consistent file.
-    await api.close();
+    // which checkpoints the WAL into one consistent file. Exports waiting out --export-step-delay
+    // are let go once the runner has stopped, so they stop at once.
+    const closed = api.close();
+    slowExports.abort();
+    await closed;
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+/** An export pace that waits `ms` before each step, or until `signal` aborts (a step after a timer needs no further yield). */
+function pausing(ms: number, signal: AbortSignal): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done);
+    });
 }
 
 /** $PORT when set (as hosting platforms do), else 8787. */

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createApi } from '../../adapters/node/index.ts';
+import { WebhooksStore } from '../../core/store/webhooks-store.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createWorld, NOW, type World } from '../support/world.ts';
 
@@ -31,5 +33,38 @@ describe.each(BACKENDS)('the webhook outbox on every backend ($name)', (backend)
     expect((identified.payload as { data: { person: unknown } }).data.person).toEqual(((await read.json()) as { data: unknown }).data);
     expect(identified).toMatchObject({ domain: 'shop.alpha.example', clientRef: 'alpha', status: 'pending' });
     expect((activity.payload as { data: { events: { eventId: string }[] } }).data.events.map((e) => e.eventId)).toEqual(['evt_new_1']);
+  });
+});
+
+describe.each(BACKENDS)('a claim that outlived its lease ($name)', (backend) => {
+  it('logs its late attempt but leaves the delivery as the newer claim recorded it', async () => {
+    const opened = await backend.open();
+    const api = await createApi({ database: opened.database, webhooks: { background: false } });
+    try {
+      await api.admin.createAccount({ id: 'acc_lease', name: 'Lease' });
+      await api.admin.registerSite('acc_lease', { domain: 'lease.example' });
+      const endpointId = (await api.admin.webhooks.create('acc_lease', { url: 'http://127.0.0.1:9/hook' })).id;
+      const seen = new Date(Date.now() - 3_600_000).toISOString();
+      await api.admin.loadPeople('acc_lease', [{ id: 'per_1', visits: [{ domain: 'lease.example', visitCount: 1, firstSeen: seen, lastSeen: seen }] }]);
+      const store = new WebhooksStore(api.db);
+      // A moment when the delivery, due when loaded (by the system clock), is due.
+      const due = Math.floor(Date.now() / 1000) + 3600;
+      const [stalled] = await store.claim(endpointId, 'dsp_stalled', due, due + 60, 1);
+      // Its lease runs out; another dispatcher claims the delivery and gets it delivered.
+      const [fresh] = await store.claim(endpointId, 'dsp_fresh', due + 61, due + 121, 1);
+      expect(fresh!.pk).toBe(stalled!.pk);
+      await store.recordAttempt(fresh!, { at: due + 62, status: 204, latencyMs: 5, error: null, next: { status: 'delivered' } });
+      // The stalled one's request finally fails: it must not queue the delivered delivery again.
+      await store.recordAttempt(stalled!, { at: due + 63, status: null, latencyMs: 30_000, error: 'timed out', next: { status: 'pending', at: due + 120 } });
+      const row = await store.delivery(stalled!.id);
+      expect(row).toMatchObject({ status: 'delivered', attempts: 1, last_status: 204, lease_owner: null });
+      expect((await store.attempts([stalled!.pk])).map((a) => [a.seq, a.status, a.error])).toEqual([
+        [1, 204, null],
+        [2, null, 'timed out'],
+      ]);
+    } finally {
+      await api.close();
+      await opened.drop();
+    }
   });
 });

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import type { Database } from '../../adapters/node/index.ts';
+import { freshSchema } from './schema-names.ts';
 
 /**
  * The databases the behaviour suites run on: SQLite in memory; PostgreSQL in-process through
@@ -27,14 +27,6 @@ export const sqlite: Backend = {
   name: 'sqlite',
   open: async () => ({ database: ':memory:', drop: async () => undefined }),
 };
-
-let schemas = 0;
-/** A schema name no other world of this run uses (test files run in parallel on one server). */
-function freshSchema(): string {
-  // Worker threads share a pid and may start in the same millisecond: random bits keep them apart.
-  const prefix = process.env.VI_TEST_SCHEMA_PREFIX ?? 'vi_';
-  return `${prefix}${process.pid}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}_${schemas++}`;
-}
 
 /** One PGlite per test file (opening one takes seconds), closed after the file. */
 let shared: Promise<PGlite> | undefined;

@@ -4,9 +4,9 @@ import pg from 'pg';
 /**
  * Vitest global setup for the real-server backend: every world of this run creates its schema
  * under one run prefix, and the schemas are dropped together once all test files are done.
- * Dropping a world's schema as soon as it closed raced with the other workers' migrations:
- * Kysely's migrator lists the tables of every schema, and `has_schema_privilege` fails on a
- * schema another worker dropped mid-query ("schema … does not exist").
+ * (Dropping a world's schema as soon as it closed once raced with the other workers' migrations,
+ * when Kysely's migrator listed every schema's tables; ours looks only at its own schema. Dropping
+ * at the end is still the simpler rule: a multi-process test's children may hold connections.)
  */
 export default function setup(): (() => Promise<void>) | undefined {
   const url = process.env.VI_TEST_POSTGRES_URL;

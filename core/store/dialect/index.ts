@@ -1,4 +1,4 @@
-import { PostgresAdapter, SqliteAdapter, type ColumnDefinitionBuilder, type CreateTableBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
+import { PostgresAdapter, SqliteAdapter, type ColumnDefinitionBuilder, type SelectQueryBuilder, type CreateTableBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import { postgresDialect } from './postgres.ts';
 import { sqliteDialect } from './sqlite.ts';
 
@@ -30,6 +30,13 @@ export interface SqlDialect {
    * double the cost), Postgres sorts inside the aggregate.
    */
   orderedConcat(value: Expression<unknown>, separator: string, orderBy: RawBuilder<unknown>): RawBuilder<string | null>;
+  /**
+   * A selection of queue rows to claim, skipping rows another session is claiming right now
+   * (Postgres: `for update skip locked`), so concurrent claimers take different rows instead of
+   * waiting for each other and then finding theirs taken. SQLite has one writer at a time: as is.
+   * The claiming UPDATE must still re-check its conditions: this only spreads the work.
+   */
+  skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */

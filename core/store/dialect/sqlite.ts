@@ -33,6 +33,7 @@ export const sqliteDialect: SqlDialect = {
       return walk;
     },
   },
+  skipLocked: (query) => query,
   types: {
     int: 'integer',
     text: 'text',

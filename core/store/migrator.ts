@@ -1,0 +1,94 @@
+import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import { dialectOf } from './dialect/index.ts';
+
+/**
+ * Kysely's names for the bookkeeping tables, kept so a database its Migrator migrated (every
+ * database made before this runner) carries on, and the other way round.
+ */
+const MIGRATION_TABLE = 'kysely_migration';
+const LOCK_TABLE = 'kysely_migration_lock';
+const LOCK_ROW = 'migration_lock';
+
+/** How often a migration transaction the database aborted as a serialization failure is run again. */
+const ATTEMPTS = 5;
+
+/**
+ * Applies the migrations not applied yet, in name order, all in one transaction, and records
+ * them; safe when several processes start at once on one database.
+ *
+ * Why not Kysely's Migrator: on PostgreSQL it serializes runs with `pg_advisory_xact_lock`, which
+ * CockroachDB does not have and Citus does not carry across nodes; it lists the tables of every
+ * schema (a schema dropped meanwhile fails the run); and on SQLite it runs migrations outside any
+ * transaction, so two processes migrating a new file both run the first migration and one fails.
+ *
+ * Here a run first updates one row of the lock table, inside its transaction: a plain row lock,
+ * which every Postgres-compatible engine has. A second run waits on that row until the first
+ * commits, then reads the applied list afresh and finds nothing left to do. (SQLite transactions
+ * take the write lock when they begin, so there the row is only bookkeeping.) An engine that
+ * aborts the waiter instead (serializable isolation: CockroachDB, or Postgres so configured)
+ * gets the transaction run again. Only the connection's current schema is ever looked at.
+ */
+export async function runMigrations(db: Kysely<any>, migrations: Record<string, Migration>): Promise<void> {
+  const dialect = dialectOf(db);
+  const schema = await dialect.migrationSchema(db);
+  const own = (k: Kysely<any>) => (schema ? k.withSchema(schema) : k);
+  const names = Object.keys(migrations).sort();
+  await retryingSerializationFailures(async () => {
+    await createIfAbsent(db, MIGRATION_TABLE, own(db).schema.createTable(MIGRATION_TABLE).ifNotExists()
+      .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+      // An ISO 8601 text, as Kysely writes it.
+      .addColumn('timestamp', 'varchar(255)', (c) => c.notNull()));
+    await createIfAbsent(db, LOCK_TABLE, own(db).schema.createTable(LOCK_TABLE).ifNotExists()
+      .addColumn('id', 'varchar(255)', (c) => c.notNull().primaryKey())
+      .addColumn('is_locked', 'integer', (c) => c.notNull().defaultTo(0)));
+    await own(db).insertInto(LOCK_TABLE).values({ id: LOCK_ROW, is_locked: 0 }).onConflict((oc) => oc.column('id').doNothing()).execute();
+
+    await db.transaction().execute(async (trx) => {
+      // The lock: concurrent runs queue here until this transaction ends (a rollback included).
+      await own(trx).updateTable(LOCK_TABLE).set({ is_locked: 1 }).where('id', '=', LOCK_ROW).execute();
+      const applied = (await own(trx).selectFrom(MIGRATION_TABLE).select('name').execute()).map((r: { name: string }) => r.name).sort();
+      applied.forEach((name, i) => {
+        if (!(name in migrations)) throw new Error(`the database was migrated by a newer version of this code (it has migration ${name}, unknown here)`);
+        if (names[i] !== name) throw new Error(`migration ${names[i]} is missing from the database, which has the later ${name}`);
+      });
+      for (const name of names.slice(applied.length)) {
+        try {
+          await migrations[name]!.up(trx);
+        } catch (error) {
+          throw new Error(`at ${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+        }
+        await own(trx).insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
+      }
+      await own(trx).updateTable(LOCK_TABLE).set({ is_locked: 0 }).where('id', '=', LOCK_ROW).execute();
+    });
+  });
+}
+
+/**
+ * Creates a bookkeeping table unless there. On Postgres `create table if not exists` still fails
+ * (a unique violation on `pg_type`) when another session creates the same table at that moment:
+ * the failure is fine once the table is there.
+ */
+async function createIfAbsent(db: Kysely<any>, name: string, create: CreateTableBuilder<string, never>): Promise<void> {
+  try {
+    await create.execute();
+  } catch (error) {
+    if (!(await dialectOf(db).tableNames(db)).includes(name)) throw error;
+  }
+}
+
+/** SQLSTATEs of a transaction the database aborted so that it can be run again: serialization failure, deadlock. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** Runs `run` again (after a short random pause) while it fails with a {@link RETRYABLE} error, a few times at most. */
+async function retryingSerializationFailures(run: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
+    }
+  }
+}
