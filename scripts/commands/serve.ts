@@ -27,6 +27,7 @@ interface ServeFlags extends ServeWebhookFlags {
   adminToken?: string;
   faults?: boolean;
   exportStepDelay?: number;
+  exportLease?: number;
 }
 
 /** `serve`: the demo server (`npm start`), over a seeded SQLite file created on first run. */
@@ -46,6 +47,7 @@ export function registerServe(program: Command): void {
     .option('--admin-token <token>', 'the bearer token of the /_admin/ routes (default: a random one, printed and written to --keys-out)', adminToken)
     .option('--faults', 'let clients ask for errors and latency (Prefer: fault=…, delay=…) and admin fault rules; off by default')
     .option('--export-step-delay <ms>', 'slow exports down: wait this long before each step of an export job, so clients can watch jobs in processing (default 0)', wholeNumber(0, 3_600_000))
+    .option('--export-lease <seconds>', 'how long an export job stays with a server that stopped answering before another server on the database takes it over (default 30)', wholeNumber(1, 86_400))
     .option('--webhook-url <url>', 'send webhook deliveries of the demo account to this URL (creates or updates its endpoint)', webhookUrl)
     .option('--webhook-secret <whsec_…>', "the endpoint's signing secret (default: generated and printed)", webhookSecret)
     .option('--webhook-events <kinds>', 'comma-separated: person.identified,person.activity (default both; person.identified is always sent)', webhookEvents)
@@ -68,7 +70,11 @@ async function serve(flags: ServeFlags): Promise<void> {
   const token = flags.adminToken ?? randomBytes(24).toString('hex');
   // A clock the admin routes can move forward (and a reset takes back).
   const slowExports = new AbortController();
-  const exports = flags.exportStepDelay ? { pace: pausing(flags.exportStepDelay, slowExports.signal) } : undefined;
+  const exports = {
+    ...(flags.exportStepDelay ? { pace: pausing(flags.exportStepDelay, slowExports.signal) } : {}),
+    // A job whose server died is looked for every lease or 2 s, whichever is shorter.
+    ...(flags.exportLease ? { leaseSeconds: flags.exportLease, pollIntervalMs: Math.min(2000, flags.exportLease * 1000) } : {}),
+  };
   const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true, exports });
   const demo = await readDemoRecord(api, flags.db, flags).catch(async (error) => {
     await api.close();
