@@ -1,4 +1,4 @@
-import type { ExportMembersStore, MemberKey, MemberRef } from '../store/export-members-store.ts';
+import { keyOf, type ExportMembersStore, type MemberKey, type MemberRef } from '../store/export-members-store.ts';
 
 /**
  * Orders two sort-key values as SQLite does for the members' keys: integers before text, integers
@@ -24,9 +24,14 @@ export function compareValues(a: number | string, b: number | string): number {
   return a.length - b.length;
 }
 
-/** Orders two members by (k1, k2, id), ascending. */
+/** Orders two member keys by (k1, k2, id), ascending. */
 export function compareKeys(a: MemberKey, b: MemberKey): number {
   return compareValues(a.k1, b.k1) || compareValues(a.k2, b.k2) || compareValues(a.person_id, b.person_id);
+}
+
+/** Orders two members as {@link compareKeys} orders their keys. */
+function compareMembers(a: MemberRef, b: MemberRef): number {
+  return compareValues(a[0], b[0]) || compareValues(a[1], b[1]) || compareValues(a[2], b[2]);
 }
 
 /** One run being merged: the next few of its members, read ahead. */
@@ -107,7 +112,7 @@ export class RunMerge {
   /** Reads the run's next members after those read before (at first, after the merge's start); false when it has none left. */
   async #fill(head: Head): Promise<boolean> {
     if (head.drained) return false;
-    const from = head.buffer.length > 0 ? head.buffer[head.buffer.length - 1]! : this.#after;
+    const from = head.buffer.length > 0 ? keyOf(head.buffer[head.buffer.length - 1]!) : this.#after;
     head.buffer = await this.store.runMembers(this.jobId, head.run, this.descending, from, this.#readAhead);
     head.at = 0;
     head.drained = head.buffer.length < this.#readAhead;
@@ -115,7 +120,7 @@ export class RunMerge {
   }
 
   #before(a: Head, b: Head): boolean {
-    return this.#sign * compareKeys(a.buffer[a.at]!, b.buffer[b.at]!) < 0;
+    return this.#sign * compareMembers(a.buffer[a.at]!, b.buffer[b.at]!) < 0;
   }
 
   #push(head: Head): void {

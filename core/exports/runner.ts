@@ -1,6 +1,6 @@
 import { toHex } from '../auth/api-key.ts';
 import type { Site } from '../scope/view.ts';
-import type { MemberRef } from '../store/export-members-store.ts';
+import { keyOf, type MemberRef } from '../store/export-members-store.ts';
 import { isDescending } from '../store/export-selection.ts';
 import { ExportsStore, LostLease, type ExportJob, type Lease } from '../store/exports-store.ts';
 import type { SitesStore } from '../store/sites-store.ts';
@@ -174,7 +174,7 @@ export class ExportRunner {
       pending += await this.#lines(members, sites);
       written += members.length;
       if (pending.length >= this.options.chunkChars || written === total) {
-        await this.store.appendChunk(job, pending, written, members[members.length - 1]!, this.#lease());
+        await this.store.appendChunk(job, pending, written, keyOf(members[members.length - 1]!), this.#lease());
         pending = '';
       }
     }
@@ -183,7 +183,7 @@ export class ExportRunner {
 
   /** The CSV lines of these members, in their order. */
   async #lines(members: MemberRef[], sites: SiteCache): Promise<string> {
-    const rows = await this.store.members.rows(members.map((m) => m.person_pk));
+    const rows = await this.store.members.rows(members.map((m) => m[3]));
     const byPk = new Map<number, ExportRow>();
     for (const row of rows) byPk.set(row[0], row);
     // Each row's cells become text at once: holding a batch of cell arrays alive together made V8
@@ -191,9 +191,9 @@ export class ExportRunner {
     // where garbage waits for a full collection: memory grew by ~130 bytes a row.
     let lines = '';
     for (const m of members) {
-      const row = byPk.get(m.person_pk);
-      if (!row) throw new Error(`export: person ${m.person_id} (pk ${m.person_pk}) has no row`);
-      lines += toCsvLine(toCsvCells(row, await sites.get(m.site_pk)));
+      const row = byPk.get(m[3]);
+      if (!row) throw new Error(`export: person ${m[2]} (pk ${m[3]}) has no row`);
+      lines += toCsvLine(toCsvCells(row, await sites.get(m[4])));
     }
     return lines;
   }

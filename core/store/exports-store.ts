@@ -132,6 +132,7 @@ export class ExportsStore {
   async appendChunk(job: ExportJob, data: string, written: number, last: MemberKey | null, lease: Lease): Promise<void> {
     const position = { next_seq: written, chunk_count: job.chunk_count + 1, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.person_id } : {}) };
     await this.db.transaction().execute(async (trx) => {
+      await dialectOf(trx).relaxCommit(trx);
       // The position first: a runner whose lease was taken over writes no chunk.
       await this.#advance(trx, job.id, lease, position);
       await trx.insertInto('export_chunks').values({ job_id: job.id, seq: job.chunk_count, data }).execute();

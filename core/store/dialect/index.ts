@@ -37,6 +37,13 @@ export interface SqlDialect {
    * The claiming UPDATE must still re-check its conditions: this only spreads the work.
    */
   skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /**
+   * Lets the current transaction commit without waiting for its write to reach the disk, for
+   * writes a crash may lose because they are redone (export progress: a chunk and the position
+   * after it commit together, and a lost pair is written again). Postgres: `synchronous_commit`
+   * off for this transaction; SQLite in WAL mode with NORMAL sync never waits at commit.
+   */
+  relaxCommit(trx: Kysely<any>): Promise<void>;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */

@@ -40,6 +40,9 @@ export const postgresDialect: SqlDialect = {
     sortedRuns: false,
     walkPkRange: (compiledSql) => compiledSql,
   },
+  async relaxCommit(trx) {
+    await sql`set local synchronous_commit = off`.execute(trx);
+  },
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
   types: {
     // Epoch seconds pass 2^31 in 2038; pks and counts grow past it too. The pool parses int8 as a number.

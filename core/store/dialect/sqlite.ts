@@ -33,6 +33,7 @@ export const sqliteDialect: SqlDialect = {
       return walk;
     },
   },
+  relaxCommit: async () => undefined,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
