@@ -3,6 +3,7 @@ import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, ty
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
+import { EventTally } from './event-counts.ts';
 import { isoSeconds } from '../time/iso.ts';
 import type { Database, Db } from './schema.ts';
 import { subscribedEndpoints, writeActivity, writeIdentified, type IdentifiedPair, type NewEvent } from './webhook-outbox.ts';
@@ -139,6 +140,7 @@ export class IngestStore {
     const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     let inserted = 0;
     await this.db.transaction().execute(async (trx) => {
+      const tally = new EventTally();
       const activityTo = await subscribedEndpoints(trx, accountId, 'person.activity');
       const fresh: NewEvent[] = [];
       const personPks = await pksById(trx, 'people', accountId, [...new Set(events.map((e) => String(e.personId)))]);
@@ -151,19 +153,21 @@ export class IngestStore {
             throw new AdminError(`events[${i + j}]: person ${events[i + j]!.personId} has no visits on ${events[i + j]!.domain}; load their visits first`);
           }
         }
-        const insert = trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing());
+        // RETURNING lists only the rows inserted: events already loaded are neither news nor counted again.
+        const returned = await trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing()).returning(['event_id', 'site_pk', 'ts']).execute();
+        inserted += returned.length;
+        tally.add(returned);
         if (activityTo.length > 0) {
-          // RETURNING lists only the rows inserted: events already loaded are not news.
-          const added = new Set((await insert.returning('event_id').execute()).map((r) => r.event_id));
-          inserted += added.size;
+          const added = new Set(returned.map((r) => r.event_id));
           for (const { row } of rows) {
             if (!added.delete(row.event_id)) continue;
             fresh.push({ personPk: row.person_pk, site: siteByPk.get(row.site_pk)!, eventId: row.event_id, ts: row.ts, body: row.body });
           }
-        } else inserted += Number((await insert.executeTakeFirst()).numInsertedOrUpdatedRows ?? 0);
+        }
         const pages = new Map(rows.map((r) => [`${r.row.person_pk} ${r.path}`, { person_pk: r.row.person_pk, path: r.path }]));
         await trx.insertInto('person_pages').values([...pages.values()]).onConflict((oc) => oc.doNothing()).execute();
       }
+      await tally.save(trx, accountId);
       await writeActivity(trx, activityTo, fresh, this.options.activityCap, nowSeconds);
     });
     return inserted;

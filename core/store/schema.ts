@@ -22,6 +22,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   rate_limits: RateLimitsTable;
+  event_counts: EventCountsTable;
 }
 
 /** The Kysely instance the core runs on. */
@@ -265,4 +266,18 @@ export interface RateLimitsTable {
   bucket: string;
   window_started_ms: number;
   used: number;
+}
+
+/**
+ * Events loaded per site per hour and per day (two rows for each event: one of each span), kept
+ * in the transaction that inserts the events, so stats sum whole buckets instead of counting events.
+ */
+export interface EventCountsTable {
+  account_id: string;
+  site_pk: number;
+  /** The bucket's length in seconds: 3600 (an hour) or 86400 (a UTC day). */
+  span: number;
+  /** Epoch seconds of the bucket's first second, a multiple of `span`. */
+  starts_at: number;
+  events: number;
 }
