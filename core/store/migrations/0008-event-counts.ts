@@ -6,9 +6,9 @@ const SPANS = [3_600, 86_400];
 
 /**
  * Events per site per hour and per day, so stats sum buckets instead of counting every recent
- * event on each request. Filled here from the events already loaded, and from a reset baseline's
- * events when one was saved before this migration: restoring that baseline must bring back
- * counters that agree with the events it restores.
+ * event on each request. Filled here from the events already loaded. A reset baseline saved
+ * before this migration needs nothing: a process saves its own baseline before it may reset
+ * (the API refuses a reset otherwise), and a save copies every table, this one included.
  */
 export const eventCountsSchema: Migration = {
   async up(db: Kysely<any>) {
@@ -27,24 +27,18 @@ export const eventCountsSchema: Migration = {
     // the index so the sum never visits the table.
     await db.schema.createIndex('event_counts_by_account').on('event_counts').columns(['account_id', 'span', 'starts_at', 'events']).execute();
 
-    await fill(db, 'events', 'event_counts');
-    const tables = await dialectOf(db).tableNames(db);
-    if (tables.includes('_baseline_events')) {
-      // The same columns as `create table … as select *` (what a baseline save does) would give.
-      await sql`create table _baseline_event_counts as select * from event_counts where 1 = 0`.execute(db);
-      await fill(db, '_baseline_events', '_baseline_event_counts');
-    }
+    await fill(db);
   },
 };
 
-/** Counts the events of `events` into `counts`, per site and bucket of each span. */
-async function fill(db: Kysely<any>, events: string, counts: string): Promise<void> {
+/** Counts the events already loaded, per site and bucket of each span. */
+async function fill(db: Kysely<any>): Promise<void> {
   for (const span of SPANS) {
     // `((ts % s) + s) % s` is the remainder rounded down, so a time before 1970 falls in its own bucket.
     await sql`
-      insert into ${sql.id(counts)} (account_id, site_pk, span, starts_at, events)
+      insert into event_counts (account_id, site_pk, span, starts_at, events)
       select account_id, site_pk, ${sql.lit(span)}, starts_at, count(*)
-      from (select account_id, site_pk, ts - ((ts % ${sql.lit(span)}) + ${sql.lit(span)}) % ${sql.lit(span)} as starts_at from ${sql.id(events)}) e
+      from (select account_id, site_pk, ts - ((ts % ${sql.lit(span)}) + ${sql.lit(span)}) % ${sql.lit(span)} as starts_at from events) e
       group by account_id, site_pk, starts_at`.execute(db);
   }
 }
