@@ -4,6 +4,7 @@ import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import { EventTally } from './event-counts.ts';
+import { refreshSiteSets } from './site-sets.ts';
 import { isoSeconds } from '../time/iso.ts';
 import type { Database, Db } from './schema.ts';
 import { subscribedEndpoints, writeActivity, writeIdentified, type IdentifiedPair, type NewEvent } from './webhook-outbox.ts';
@@ -80,6 +81,7 @@ export class IngestStore {
         loaded.push(...inserted.map((r) => r.pk));
       }
       await refreshCompanyActivity(trx, loaded);
+      await refreshSiteSets(trx, accountId, 'company', loaded);
     });
     return rows.length;
   }
@@ -121,11 +123,13 @@ export class IngestStore {
         await trx.deleteFrom('person_sites').where('person_pk', 'in', pks).execute();
         const visits = batch.flatMap(({ row, visits }) => visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id })));
         for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
+        await refreshSiteSets(trx, accountId, 'person', pks);
         if (identifiedTo.length > 0) {
           for (const v of visits) if (!before.has(`${v.person_pk}:${v.site_pk}`)) identified.push({ personPk: v.person_pk, site: siteByPk.get(v.site_pk)! });
         }
       }
       await refreshCompanyActivity(trx, [...affected]);
+      await refreshSiteSets(trx, accountId, 'company', [...affected]);
       await writeIdentified(trx, identifiedTo, identified, nowSeconds);
     });
     return prepared.length;

@@ -5,7 +5,7 @@ import { companyDefaults } from './migrations/0003-company-defaults.ts';
 import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
 import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
-import { eventCountsSchema } from './migrations/0008-event-counts.ts';
+import { statsCounters } from './migrations/0008-stats-counters.ts';
 import { dialectOf } from './dialect/index.ts';
 
 /**
@@ -19,7 +19,7 @@ const migrations: Record<string, Migration> = {
   '0004_export_steps': exportSteps,
   '0005_webhooks': webhooksSchema,
   '0006_rate_limits': rateLimitsSchema,
-  '0008_event_counts': eventCountsSchema,
+  '0008_stats_counters': statsCounters,
 };
 
 class InCodeMigrations implements MigrationProvider {

@@ -23,6 +23,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   rate_limits: RateLimitsTable;
   event_counts: EventCountsTable;
+  site_sets: SiteSetsTable;
+  site_set_owners: SiteSetOwnersTable;
 }
 
 /** The Kysely instance the core runs on. */
@@ -280,4 +282,21 @@ export interface EventCountsTable {
   /** Epoch seconds of the bucket's first second, a multiple of `span`. */
   starts_at: number;
   events: number;
+}
+
+/** How many people (or companies) of an account were seen on exactly this set of sites. */
+export interface SiteSetsTable {
+  account_id: string;
+  kind: 'person' | 'company';
+  /** The sites' keys between commas, ascending (`,3,7,`); `''` for none. */
+  sites: string;
+  members: number;
+}
+
+/** The set of sites each person or company is counted under in `site_sets`. */
+export interface SiteSetOwnersTable {
+  kind: 'person' | 'company';
+  /** The person's or the company's pk. */
+  owner_pk: number;
+  sites: string;
 }

@@ -2,6 +2,7 @@ import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import { DAY, HOUR, recentEventsWindow } from './event-counts.ts';
+import { siteSetPattern } from './site-sets.ts';
 import { sitePlaceholders, type VisibleView } from './view-params.ts';
 import type { Database, Db } from './schema.ts';
 
@@ -21,9 +22,12 @@ interface CountsRow {
 
 /**
  * Counts people, companies and recent events within a view, in one statement compiled once per
- * shape. Recent events come from the per-site hour and day counters (event-counts.ts): at most
- * one row per site and day of the period plus one per site and hour of its first day, and an
- * index range over the events of one partial hour, however many events the period holds.
+ * shape, from counters loading keeps, so no count grows with the events or the people:
+ * - recent events from per-site hour and day buckets (event-counts.ts): at most one row per site
+ *   and day of the period plus one per site and hour of its first day, and an index range over
+ *   the events of the one partial hour at its start;
+ * - people and companies from their counts per set of sites (site-sets.ts): one row per distinct
+ *   set in the account, each matched against the view's sites.
  */
 export class StatsStore {
   readonly #queries: CompiledQueries;
@@ -36,9 +40,13 @@ export class StatsStore {
   async counts(view: View, sinceSeconds: number): Promise<StatCounts> {
     if (view.kind === 'empty') return { totalPeople: 0, totalCompanies: 0, recentEvents: 0 };
     const { since, hourEnd, dayEnd } = recentEventsWindow(sinceSeconds);
-    const values: Record<string, unknown> = { since, hourEnd, dayEnd };
-    if (view.kind === 'account') values.accountId = view.accountId;
-    else view.sites.forEach((site, i) => (values[`site${i}`] = site.pk));
+    const values: Record<string, unknown> = { accountId: view.accountId, since, hourEnd, dayEnd };
+    if (view.kind !== 'account') {
+      view.sites.forEach((site, i) => {
+        values[`site${i}`] = site.pk;
+        values[`like${i}`] = siteSetPattern(site.pk);
+      });
+    }
     const shape = view.kind === 'account' ? 'account' : `sites${view.sites.length}`;
     const [row] = await this.#queries.rows<CountsRow>(`counts:${shape}`, (p) => countsQuery(this.db, p, view), values);
     return { totalPeople: Number(row!.people), totalCompanies: Number(row!.companies), recentEvents: Number(row!.events) };
@@ -46,9 +54,9 @@ export class StatsStore {
 }
 
 /**
- * People and companies in the view (distinct across its sites), and the events after `since`:
- * the partial hour counted from the events, the rest of that day from hour buckets, later days
- * from day buckets.
+ * People and companies in the view (each once, however many of its sites they visited), and the
+ * events after `since`: the partial hour counted from the events, the rest of that day from hour
+ * buckets, later days from day buckets.
  */
 function countsQuery(db: Db, p: Param, view: VisibleView) {
   const sites = sitePlaceholders(view, p);
@@ -60,18 +68,16 @@ function countsQuery(db: Db, p: Param, view: VisibleView) {
     return query.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('events'), sql.lit(0)).as('n'));
   };
   const partialHour = inView(db.selectFrom('events').where('ts', '>', p('since')).where('ts', '<', p('hourEnd')), 'site_pk').select((eb) => eb.fn.countAll<number>().as('n'));
-  const people =
-    view.kind === 'account'
-      ? db.selectFrom('people').where('account_id', '=', p('accountId')).select((eb) => eb.fn.countAll<number>().as('n'))
-      : db.selectFrom('person_sites').where('site_pk', 'in', sites).select((eb) => eb.fn.count<number>('person_pk').distinct().as('n'));
-  const companies =
-    view.kind === 'account'
-      ? db.selectFrom('companies').where('account_id', '=', p('accountId')).select((eb) => eb.fn.countAll<number>().as('n'))
-      : db.selectFrom('company_sites').where('site_pk', 'in', sites).select((eb) => eb.fn.count<number>('company_pk').distinct().as('n'));
+  // A person or company is in the view when the set of sites they were seen on meets the view's.
+  const members = (kind: 'person' | 'company') => {
+    const query = db.selectFrom('site_sets').where('account_id', '=', p('accountId')).where('kind', '=', kind);
+    return (view.kind === 'account' ? query : query.where((eb) => eb.or(sites.map((_, i) => eb('sites', 'like', p(`like${i}`))))))
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('members'), sql.lit(0)).as('n'));
+  };
   const sum = (...parts: Expression<unknown>[]) => sql<number>`${sql.join(parts.map((part) => sql`(${part})`), sql` + `)}`;
   return db.selectNoFrom([
-    people.as('people'),
-    companies.as('companies'),
+    members('person').as('people'),
+    members('company').as('companies'),
     sum(partialHour, buckets(HOUR, 'hourEnd', 'dayEnd'), buckets(DAY, 'dayEnd')).as('events'),
   ]);
 }

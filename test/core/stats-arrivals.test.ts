@@ -76,7 +76,7 @@ async function expectExact(api: Api, keys: { accountKey: string; scopedKey: stri
 }
 
 describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backend) => {
-  it('migration 0008 fills the counters of events loaded before it, and loads after it add to the same buckets', async () => {
+  it('migration 0008 fills the counters of data loaded before it, and loads after it add to the same buckets and sets', async () => {
     const { database, drop } = await openDatabase(backend);
     const clock = new ManualClock(NOW_S * 1000);
     try {
@@ -84,16 +84,18 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
       const keys = await setUp(api);
       await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
       const before = await expectExact(api, keys);
-      // Back to a database as the code before 0008 left it: events, no counters.
-      await sql`drop table event_counts`.execute(api.db);
-      await sql`delete from kysely_migration where name = '0008_event_counts'`.execute(api.db);
+      // Back to a database as the code before 0008 left it: data, no counters.
+      for (const table of ['event_counts', 'site_sets', 'site_set_owners']) await sql`drop table ${sql.id(table)}`.execute(api.db);
+      await sql`delete from kysely_migration where name = '0008_stats_counters'`.execute(api.db);
       await api.close();
 
       api = await createApi({ database, clock, rateLimits: UNLIMITED });
       try {
         expect(await expectExact(api, keys)).toEqual(before);
-        // Events in the hours and days the migration filled, and a repeat of the old ones.
+        // Events in the hours and days the migration filled, and a repeat of the old ones; people
+        // who move to other sites and new ones, whose sets the migration recorded or not.
         await api.admin.loadEvents(ACCOUNT, [...eventsOf(keys.people, 'new', 300, 60), ...eventsOf(keys.people, 'old', 300)]);
+        await api.admin.loadPeople(ACCOUNT, [...keys.people.slice(0, 6).map((p) => ({ ...p, visits: [{ ...p.visits[0]!, domain: 'other.example' }] })), { ...keys.people[7]!, id: 'per_new' }]);
         expect(await expectExact(api, keys)).not.toEqual(before);
       } finally {
         await api.close();

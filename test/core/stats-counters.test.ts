@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventInput } from '../../core/index.ts';
 import { BACKENDS, type Backend } from '../support/backends.ts';
-import { directCounts, expectStatsExact, type StatsView } from '../support/stats-oracle.ts';
-import { createWorld, NOW, SITES, type World } from '../support/world.ts';
+import { directCounts, expectStatsExact, worldViews } from '../support/stats-oracle.ts';
+import { createWorld, NOW, type World } from '../support/world.ts';
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -53,22 +53,6 @@ function trickyEvents(world: World, prefix: string, count: number, seed: number)
   });
 }
 
-/** Every view stats can be asked for in the world: the account key, its filters, each scoped key, and scoped keys with filters. */
-function views(world: World): { key: string; view: StatsView }[] {
-  const account = world.accountKey;
-  const out: { key: string; view: StatsView }[] = [{ key: account, view: {} }];
-  for (const domain of ['alpha.example', 'shop.alpha.example', 'badalpha.example', 'beta.example', 'gamma.example', 'example', 'nowhere.example']) out.push({ key: account, view: { domain } });
-  for (const clientRef of ['alpha', 'beta', 'bad', 'nobody']) out.push({ key: account, view: { clientRef } });
-  out.push({ key: account, view: { domain: 'alpha.example', clientRef: 'alpha' } }, { key: account, view: { domain: 'beta.example', clientRef: 'alpha' } });
-  for (const { domain } of SITES) out.push({ key: world.scopedKeys[domain]!, view: { scopeDomain: domain } });
-  out.push(
-    { key: world.scopedKeys['alpha.example']!, view: { scopeDomain: 'alpha.example', domain: 'shop.alpha.example' } },
-    { key: world.scopedKeys['alpha.example']!, view: { scopeDomain: 'alpha.example', clientRef: 'alpha' } },
-    { key: world.scopedKeys['alpha.example']!, view: { scopeDomain: 'alpha.example', domain: 'beta.example' } },
-  );
-  return out;
-}
-
 /** Clock times whose windows start on an hour, a day, a second either side, on an event's own second, and at odd seconds. */
 function clockTimes(): number[] {
   return [NOW_S, NOW_S + 1, NOW_S - 1, NOW_S + 12 * HOUR, NOW_S + 3 * DAY + 4_321, NOW_S - 7 * DAY + 59];
@@ -83,7 +67,7 @@ describe.each(BACKENDS)('GET /v1/stats from event counters ($name)', (backend) =
     const allDays = [undefined, 1, 2, 3, 7, 29, 30, 31, 90, 180, 364, 365];
     for (const now of clockTimes()) {
       world.clock.set(now * 1000);
-      for (const { key, view } of views(world)) {
+      for (const { key, view } of worldViews(world)) {
         // Every view at a few periods; the account key at every period.
         const days = view.domain === undefined && view.clientRef === undefined && view.scopeDomain === undefined ? allDays : [1, 365];
         for (const d of days) await expectStatsExact(world.api, key, 'acc_a', view, d, now);

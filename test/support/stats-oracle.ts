@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { expect } from 'vitest';
 import type { Api, Database } from '../../adapters/node/index.ts';
+import { SITES, type World } from './world.ts';
 
 /**
  * What `GET /v1/stats` must answer, counted straight from the tables the way stats counted before
@@ -73,4 +74,20 @@ export async function expectStatsExact(api: Api, key: string, accountId: string,
   const { totalPeople, totalCompanies, recentEvents } = body.data;
   expect({ totalPeople, totalCompanies, recentEvents }, `${path} (${JSON.stringify(view)}) at ${new Date(nowSeconds * 1000).toISOString()}`).toEqual(expected);
   return expected;
+}
+
+/** Every view stats can be asked for in the world: the account key, its filters, each scoped key, and scoped keys with filters. */
+export function worldViews(world: World): { key: string; view: StatsView }[] {
+  const account = world.accountKey;
+  const out: { key: string; view: StatsView }[] = [{ key: account, view: {} }];
+  for (const domain of ['alpha.example', 'shop.alpha.example', 'badalpha.example', 'beta.example', 'gamma.example', 'example', 'nowhere.example']) out.push({ key: account, view: { domain } });
+  for (const clientRef of ['alpha', 'beta', 'bad', 'nobody']) out.push({ key: account, view: { clientRef } });
+  out.push({ key: account, view: { domain: 'alpha.example', clientRef: 'alpha' } }, { key: account, view: { domain: 'beta.example', clientRef: 'alpha' } });
+  for (const { domain } of SITES) out.push({ key: world.scopedKeys[domain]!, view: { scopeDomain: domain } });
+  out.push(
+    { key: world.scopedKeys['alpha.example']!, view: { scopeDomain: 'alpha.example', domain: 'shop.alpha.example' } },
+    { key: world.scopedKeys['alpha.example']!, view: { scopeDomain: 'alpha.example', clientRef: 'alpha' } },
+    { key: world.scopedKeys['alpha.example']!, view: { scopeDomain: 'alpha.example', domain: 'beta.example' } },
+  );
+  return out;
 }
