@@ -23,11 +23,12 @@ import { journeyPagingSuite } from './suites/journey-paging.ts';
 import { peerSuite } from './suites/peer.ts';
 import { peoplePagingSuite } from './suites/people-paging.ts';
 import { readsDuringExportsSuite } from './suites/reads-during-exports.ts';
+import { statsCompaniesSuite } from './suites/stats-companies.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import type { SuiteOptions } from './suites/suite.ts';
 
 /** Every suite, in the order a run takes them. */
-export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export', 'reads-during-exports', 'webhooks'] as const;
+export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export', 'reads-during-exports', 'webhooks', 'stats-companies'] as const;
 type SuiteName = (typeof SUITES)[number];
 
 /** Each suite's entry point: all take the same options. */
@@ -39,6 +40,7 @@ const RUNNERS: Record<SuiteName, (options: SuiteOptions) => Promise<SuiteResult>
   export: exportSuite,
   'reads-during-exports': readsDuringExportsSuite,
   webhooks: webhooksSuite,
+  'stats-companies': statsCompaniesSuite,
 };
 
 /** What a run does; sizes default to the tiny or the default data set. */
