@@ -65,7 +65,8 @@ describe.each(BACKENDS)('GET /v1/stats from event counters ($name)', (backend) =
     const world = await newWorld();
     await world.api.admin.loadEvents('acc_a', trickyEvents(world, 'tr', 600, 17));
     const allDays = [undefined, 1, 2, 3, 7, 29, 30, 31, 90, 180, 364, 365];
-    for (const now of clockTimes()) {
+    // Every clock time on SQLite; on Postgres, where a request costs ten times more, those at the edges (the bucket arithmetic is the same code).
+    for (const now of clockTimes().filter((_, i) => backend.name === 'sqlite' || i < 4)) {
       world.clock.set(now * 1000);
       for (const { key, view } of worldViews(world)) {
         // Every view at a few periods; the account key at every period.
