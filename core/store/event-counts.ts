@@ -21,20 +21,26 @@ export function bucketStart(ts: number, span: number): number {
 
 /**
  * How the events after `since` (exclusive, any second) split into what the counters hold:
- * - events with `since < ts < hourEnd`: the rest of the hour `since` falls in, counted event by event;
+ * - the rest of the hour `since` falls in (`since < ts < hourEnd`);
  * - hour buckets starting in `[hourEnd, dayEnd)`: the rest of that UTC day;
  * - day buckets starting at or after `dayEnd`: every later day, the future included.
- * Each event after `since` is in exactly one of the three, and none at or before it.
+ * The partial hour is counted from whichever side of `since` is shorter: in its second half, the
+ * events after `since` one by one; in its first half, the whole hour's bucket less the events from
+ * `hourStart` to `since` (`fromHourStart`). Either way at most half an hour of events is read, and
+ * each event after `since` is counted once, none at or before it.
  */
 export interface RecentWindow {
   since: number;
+  hourStart: number;
   hourEnd: number;
   dayEnd: number;
+  fromHourStart: boolean;
 }
 
 /** The split of the events after `since` into a partial hour, whole hours and whole days. */
 export function recentEventsWindow(since: number): RecentWindow {
-  return { since, hourEnd: bucketStart(since, HOUR) + HOUR, dayEnd: bucketStart(since, DAY) + DAY };
+  const hourStart = bucketStart(since, HOUR);
+  return { since, hourStart, hourEnd: hourStart + HOUR, dayEnd: bucketStart(since, DAY) + DAY, fromHourStart: since - hourStart < HOUR / 2 };
 }
 
 /** Newly inserted events of one load, counted per bucket until the load saves them. */

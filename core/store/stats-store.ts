@@ -25,7 +25,7 @@ interface CountsRow {
  * shape, from counters loading keeps, so no count grows with the events or the people:
  * - recent events from per-site hour and day buckets (event-counts.ts): at most one row per site
  *   and day of the period plus one per site and hour of its first day, and an index range over
- *   the events of the one partial hour at its start;
+ *   at most half an hour of events at its start;
  * - people and companies from their counts per set of sites (site-sets.ts): one row per distinct
  *   set in the account, each matched against the view's sites.
  */
@@ -39,8 +39,8 @@ export class StatsStore {
   /** Counts within the view, with events after `sinceSeconds` (exclusive). */
   async counts(view: View, sinceSeconds: number): Promise<StatCounts> {
     if (view.kind === 'empty') return { totalPeople: 0, totalCompanies: 0, recentEvents: 0 };
-    const { since, hourEnd, dayEnd } = recentEventsWindow(sinceSeconds);
-    const values: Record<string, unknown> = { accountId: view.accountId, since, hourEnd, dayEnd };
+    const { since, hourStart, hourEnd, dayEnd, fromHourStart } = recentEventsWindow(sinceSeconds);
+    const values: Record<string, unknown> = { accountId: view.accountId, since, dayEnd, ...(fromHourStart ? { hourStart } : { hourEnd }) };
     if (view.kind !== 'account') {
       view.sites.forEach((site, i) => {
         values[`site${i}`] = site.pk;
@@ -48,17 +48,17 @@ export class StatsStore {
       });
     }
     const shape = view.kind === 'account' ? 'account' : `sites${view.sites.length}`;
-    const [row] = await this.#queries.rows<CountsRow>(`counts:${shape}`, (p) => countsQuery(this.db, p, view), values);
+    const [row] = await this.#queries.rows<CountsRow>(`counts:${shape}:${fromHourStart}`, (p) => countsQuery(this.db, p, view, fromHourStart), values);
     return { totalPeople: Number(row!.people), totalCompanies: Number(row!.companies), recentEvents: Number(row!.events) };
   }
 }
 
 /**
  * People and companies in the view (each once, however many of its sites they visited), and the
- * events after `since`: the partial hour counted from the events, the rest of that day from hour
- * buckets, later days from day buckets.
+ * events after `since`: later days from day buckets, the rest of that day from hour buckets, and
+ * the partial hour from the events on the shorter side of `since` (see recentEventsWindow).
  */
-function countsQuery(db: Db, p: Param, view: VisibleView) {
+function countsQuery(db: Db, p: Param, view: VisibleView, fromHourStart: boolean) {
   const sites = sitePlaceholders(view, p);
   const inView = <T extends SelectQueryBuilder<Database, any, any>>(query: T, column: 'account_id' | 'site_pk'): T =>
     (view.kind === 'account' ? query.where('account_id', '=', p('accountId')) : query.where(column, 'in', sites)) as T;
@@ -67,7 +67,8 @@ function countsQuery(db: Db, p: Param, view: VisibleView) {
     if (until) query = query.where('starts_at', '<', p(until));
     return query.select((eb) => eb.fn.coalesce(eb.fn.sum<number>('events'), sql.lit(0)).as('n'));
   };
-  const partialHour = inView(db.selectFrom('events').where('ts', '>', p('since')).where('ts', '<', p('hourEnd')), 'site_pk').select((eb) => eb.fn.countAll<number>().as('n'));
+  const eventsCount = (from: [string, '>' | '>='], until: [string, '<' | '<=']) =>
+    inView(db.selectFrom('events').where('ts', from[1], p(from[0])).where('ts', until[1], p(until[0])), 'site_pk').select((eb) => eb.fn.countAll<number>().as('n'));
   // A person or company is in the view when the set of sites they were seen on meets the view's.
   const members = (kind: 'person' | 'company') => {
     const query = db.selectFrom('site_sets').where('account_id', '=', p('accountId')).where('kind', '=', kind);
@@ -78,6 +79,8 @@ function countsQuery(db: Db, p: Param, view: VisibleView) {
   return db.selectNoFrom([
     members('person').as('people'),
     members('company').as('companies'),
-    sum(partialHour, buckets(HOUR, 'hourEnd', 'dayEnd'), buckets(DAY, 'dayEnd')).as('events'),
+    fromHourStart
+      ? sql`${sum(buckets(HOUR, 'hourStart', 'dayEnd'), buckets(DAY, 'dayEnd'))} - (${eventsCount(['hourStart', '>='], ['since', '<='])})`.as('events')
+      : sum(eventsCount(['since', '>'], ['hourEnd', '<']), buckets(HOUR, 'hourEnd', 'dayEnd'), buckets(DAY, 'dayEnd')).as('events'),
   ]);
 }

@@ -53,9 +53,13 @@ function trickyEvents(world: World, prefix: string, count: number, seed: number)
   });
 }
 
-/** Clock times whose windows start on an hour, a day, a second either side, on an event's own second, and at odd seconds. */
+/**
+ * Clock times whose windows start on an hour, a day, a second either side, on an event's own
+ * second, at odd seconds, and in each half of an hour (the partial hour is counted from its
+ * shorter side: the second half from the events after the start, the first from the hour's bucket less those before).
+ */
 function clockTimes(): number[] {
-  return [NOW_S, NOW_S + 1, NOW_S - 1, NOW_S + 12 * HOUR, NOW_S + 3 * DAY + 4_321, NOW_S - 7 * DAY + 59];
+  return [NOW_S, NOW_S + 1, NOW_S - 1, NOW_S + 2_707, NOW_S + 12 * HOUR, NOW_S + 3 * DAY + 4_321, NOW_S - 7 * DAY + 59, NOW_S - 5 * DAY + 1_800, NOW_S + 1_799];
 }
 
 describe.each(BACKENDS)('GET /v1/stats from event counters ($name)', (backend) => {
@@ -66,7 +70,7 @@ describe.each(BACKENDS)('GET /v1/stats from event counters ($name)', (backend) =
     await world.api.admin.loadEvents('acc_a', trickyEvents(world, 'tr', 600, 17));
     const allDays = [undefined, 1, 2, 3, 7, 29, 30, 31, 90, 180, 364, 365];
     // Every clock time on SQLite; on Postgres, where a request costs ten times more, those at the edges (the bucket arithmetic is the same code).
-    for (const now of clockTimes().filter((_, i) => backend.name === 'sqlite' || i < 4)) {
+    for (const now of clockTimes().filter((_, i) => backend.name === 'sqlite' || i < 5)) {
       world.clock.set(now * 1000);
       for (const { key, view } of worldViews(world)) {
         // Every view at a few periods; the account key at every period.
@@ -76,16 +80,18 @@ describe.each(BACKENDS)('GET /v1/stats from event counters ($name)', (backend) =
     }
   }, 180_000);
 
-  it('every days value from 1 to 365 (a sample of them on Postgres) at a clock time off every boundary, account-wide and for a scoped key over a domain and its subdomain', async () => {
+  it('every days value from 1 to 365 (a sample of them on Postgres) at clock times off every boundary in each half of an hour, account-wide and for a scoped key over a domain and its subdomain', async () => {
     const world = await newWorld();
     await world.api.admin.loadEvents('acc_a', trickyEvents(world, 'all', 800, 5));
-    const now = NOW_S + 2 * HOUR + 1_234;
-    world.clock.set(now * 1000);
     // Every value on SQLite; on Postgres, where each request costs ten times more, every 13th and the ends (the bucket arithmetic is the same code).
     const every = Array.from({ length: 365 }, (_, i) => i + 1).filter((d) => backend.name === 'sqlite' || d % 13 === 0 || d <= 2 || d >= 364);
-    for (const days of every) {
-      await expectStatsExact(world.api, world.accountKey, 'acc_a', {}, days, now);
-      await expectStatsExact(world.api, world.scopedKeys['alpha.example']!, 'acc_a', { scopeDomain: 'alpha.example' }, days, now);
+    // A window starting in the first half of an hour, then one in the second half.
+    for (const now of [NOW_S + 2 * HOUR + 1_234, NOW_S + 5 * HOUR + 2_345]) {
+      world.clock.set(now * 1000);
+      for (const days of every) {
+        await expectStatsExact(world.api, world.accountKey, 'acc_a', {}, days, now);
+        await expectStatsExact(world.api, world.scopedKeys['alpha.example']!, 'acc_a', { scopeDomain: 'alpha.example' }, days, now);
+      }
     }
   }, 180_000);
 
