@@ -27,11 +27,12 @@ import { peoplePagingSuite } from './suites/people-paging.ts';
 import { pgExportSuite } from './suites/pg-export.ts';
 import { processesSuite } from './suites/processes.ts';
 import { readsDuringExportsSuite } from './suites/reads-during-exports.ts';
+import { statsCompaniesSuite } from './suites/stats-companies.ts';
 import { webhooksSuite } from './suites/webhooks.ts';
 import type { SuiteOptions } from './suites/suite.ts';
 
 /** Every suite, in the order a run takes them. */
-export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export', 'reads-during-exports', 'webhooks', 'processes'] as const;
+export const SUITES = ['journey-paging', 'people-paging', 'http', 'peer', 'export', 'reads-during-exports', 'webhooks', 'stats-companies', 'processes'] as const;
 type SuiteName = (typeof SUITES)[number];
 type Runner = (options: SuiteOptions) => Promise<SuiteResult>;
 
@@ -44,6 +45,7 @@ const RUNNERS: Record<SuiteName, Runner> = {
   export: exportSuite,
   'reads-during-exports': readsDuringExportsSuite,
   webhooks: webhooksSuite,
+  'stats-companies': statsCompaniesSuite,
   processes: processesSuite,
 };
 

@@ -34,6 +34,8 @@ export interface PagingCase {
   perCall: number;
   unit: string;
   run: () => unknown;
+  /** Budgets of this case alone (a case that takes a second a call needs a few calls, not a time budget); the rounds stay the run's. */
+  timing?: Omit<Timing, 'rounds'>;
 }
 
 /**
@@ -48,12 +50,13 @@ export async function measure(cases: PagingCase[], timing: Timing, onCase?: (nam
     for (const c of cases) {
       if (round === 0) onCase?.(c.name);
       // One Bench per case and round, so a case's warmup sits right before its own samples.
+      const t = c.timing ?? timing;
       const bench = new Bench({
-        time: timing.time / rounds,
-        iterations: Math.ceil(timing.iterations / rounds),
-        warmupTime: timing.warmupTime / rounds,
-        warmupIterations: timing.warmupIterations,
-        warmup: timing.warmupIterations > 0,
+        time: t.time / rounds,
+        iterations: Math.ceil(t.iterations / rounds),
+        warmupTime: t.warmupTime / rounds,
+        warmupIterations: t.warmupIterations,
+        warmup: t.warmupIterations > 0,
         retainSamples: true,
         throws: true,
       });

@@ -3,6 +3,8 @@ import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, ty
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
+import { EventTally } from './event-counts.ts';
+import { refreshSiteSets } from './site-sets.ts';
 import { isoSeconds } from '../time/iso.ts';
 import type { Database, Db } from './schema.ts';
 import { renderCompanies, renderCompanyFigures, renderCompanySites, renderPeople, renderPeopleTails, renderPersonSites } from './stored-text.ts';
@@ -84,6 +86,7 @@ export class IngestStore {
         await renderPeopleTails(trx, sql<boolean>`p.company_pk in (${sql.join(pks)})`);
       }
       await refreshCompanyActivity(trx, loaded);
+      await refreshSiteSets(trx, accountId, 'company', loaded);
     });
     return rows.length;
   }
@@ -127,11 +130,13 @@ export class IngestStore {
         for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
         await renderPeople(trx, sql<boolean>`p.pk in (${sql.join(pks)})`);
         await renderPersonSites(trx, sql<boolean>`person_pk in (${sql.join(pks)})`);
+        await refreshSiteSets(trx, accountId, 'person', pks);
         if (identifiedTo.length > 0) {
           for (const v of visits) if (!before.has(`${v.person_pk}:${v.site_pk}`)) identified.push({ personPk: v.person_pk, site: siteByPk.get(v.site_pk)! });
         }
       }
       await refreshCompanyActivity(trx, [...affected]);
+      await refreshSiteSets(trx, accountId, 'company', [...affected]);
       await writeIdentified(trx, identifiedTo, identified, nowSeconds);
     });
     return prepared.length;
@@ -146,6 +151,7 @@ export class IngestStore {
     const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     let inserted = 0;
     await this.db.transaction().execute(async (trx) => {
+      const tally = new EventTally();
       const activityTo = await subscribedEndpoints(trx, accountId, 'person.activity');
       const fresh: NewEvent[] = [];
       const personPks = await pksById(trx, 'people', accountId, [...new Set(events.map((e) => String(e.personId)))]);
@@ -158,19 +164,21 @@ export class IngestStore {
             throw new AdminError(`events[${i + j}]: person ${events[i + j]!.personId} has no visits on ${events[i + j]!.domain}; load their visits first`);
           }
         }
-        const insert = trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing());
+        // RETURNING lists only the rows inserted: events already loaded are neither news nor counted again.
+        const returned = await trx.insertInto('events').values(rows.map((r) => r.row)).onConflict((oc) => oc.doNothing()).returning(['event_id', 'site_pk', 'ts']).execute();
+        inserted += returned.length;
+        tally.add(returned);
         if (activityTo.length > 0) {
-          // RETURNING lists only the rows inserted: events already loaded are not news.
-          const added = new Set((await insert.returning('event_id').execute()).map((r) => r.event_id));
-          inserted += added.size;
+          const added = new Set(returned.map((r) => r.event_id));
           for (const { row } of rows) {
             if (!added.delete(row.event_id)) continue;
             fresh.push({ personPk: row.person_pk, site: siteByPk.get(row.site_pk)!, eventId: row.event_id, ts: row.ts, body: row.body });
           }
-        } else inserted += Number((await insert.executeTakeFirst()).numInsertedOrUpdatedRows ?? 0);
+        }
         const pages = new Map(rows.map((r) => [`${r.row.person_pk} ${r.path}`, { person_pk: r.row.person_pk, path: r.path }]));
         await trx.insertInto('person_pages').values([...pages.values()]).onConflict((oc) => oc.doNothing()).execute();
       }
+      await tally.save(trx, accountId);
       await writeActivity(trx, activityTo, fresh, this.options.activityCap, nowSeconds);
     });
     return inserted;

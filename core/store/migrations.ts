@@ -6,6 +6,7 @@ import { exportSteps } from './migrations/0004-export-steps.ts';
 import { webhooksSchema } from './migrations/0005-webhooks.ts';
 import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
 import { storedJson } from './migrations/0007-stored-json.ts';
+import { statsCounters } from './migrations/0008-stats-counters.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
 import { dialectOf } from './dialect/index.ts';
 import { runMigrations } from './migrator.ts';
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0005_webhooks': webhooksSchema,
   '0006_rate_limits': rateLimitsSchema,
   '0007_stored_json': storedJson,
+  '0008_stats_counters': statsCounters,
   '0009_export_leases': exportLeases,
 };
 

@@ -22,6 +22,9 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   rate_limits: RateLimitsTable;
+  event_counts: EventCountsTable;
+  site_sets: SiteSetsTable;
+  site_set_owners: SiteSetOwnersTable;
 }
 
 /** The Kysely instance the core runs on. */
@@ -286,4 +289,35 @@ export interface RateLimitsTable {
   bucket: string;
   window_started_ms: number;
   used: number;
+}
+
+/**
+ * Events loaded per site per hour and per day (two rows for each event: one of each span), kept
+ * in the transaction that inserts the events, so stats sum whole buckets instead of counting events.
+ */
+export interface EventCountsTable {
+  account_id: string;
+  site_pk: number;
+  /** The bucket's length in seconds: 3600 (an hour) or 86400 (a UTC day). */
+  span: number;
+  /** Epoch seconds of the bucket's first second, a multiple of `span`. */
+  starts_at: number;
+  events: number;
+}
+
+/** How many people (or companies) of an account were seen on exactly this set of sites. */
+export interface SiteSetsTable {
+  account_id: string;
+  kind: 'person' | 'company';
+  /** The sites' keys between commas, ascending (`,3,7,`); `''` for none. */
+  sites: string;
+  members: number;
+}
+
+/** The set of sites each person or company is counted under in `site_sets`. */
+export interface SiteSetOwnersTable {
+  kind: 'person' | 'company';
+  /** The person's or the company's pk. */
+  owner_pk: number;
+  sites: string;
 }

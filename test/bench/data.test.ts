@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../adapters/node/index.ts';
 import { benchDatabase, exportDatabase, type BenchDataOptions } from '../../bench/data.ts';
+import { statsDatabase } from '../../bench/stats-data.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-bench-data-'));
 const OPTIONS: BenchDataOptions = { seed: 7, people: 60, events: 3_000, journeys: [250, 1_200], progress: false, cacheDir: dir };
@@ -61,5 +62,33 @@ describe('exportDatabase', () => {
     const built = statSync(path).mtimeMs;
     expect(await exportDatabase(options)).toBe(path);
     expect(statSync(path).mtimeMs).toBe(built);
+  });
+});
+
+describe('statsDatabase', () => {
+  it('loads the people and exactly the events asked for through the admin surface, counters included, then reuses the file; its keys read stats', async () => {
+    const options = { seed: 7, people: 80, events: 4_000, cacheDir: dir, progress: false };
+    const data = await statsDatabase(options);
+    const db = new Database(data.path, { readonly: true });
+    try {
+      expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM people').get()!.n).toBe(80);
+      expect(db.prepare<[], { n: number }>('SELECT count(*) AS n FROM events').get()!.n).toBe(4_000);
+      // Loaded through the admin surface, the events are in the counters stats read.
+      expect(db.prepare<[], { n: number }>('SELECT sum(events) AS n FROM event_counts WHERE span = 86400').get()!.n).toBe(4_000);
+    } finally {
+      db.close();
+    }
+    const built = statSync(data.path).mtimeMs;
+    expect(await statsDatabase(options)).toEqual(data);
+    expect(statSync(data.path).mtimeMs).toBe(built);
+    const api = await createApi({ database: data.path });
+    try {
+      for (const key of [data.accountKey, ...data.scopedKeys.map((s) => s.key)]) {
+        const res = await api.fetch(new Request('http://x/v1/stats?days=365', { headers: { 'x-api-key': key } }));
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      await api.close();
+    }
   });
 });

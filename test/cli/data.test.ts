@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApi, type Api } from '../../adapters/node/index.ts';
+import { createApi, ManualClock, type Api } from '../../adapters/node/index.ts';
+import { expectStatsExact } from '../support/stats-oracle.ts';
 import { oneLine, runBin } from './bin.ts';
 
 /** seed, load and keys through the built bin, checked through the API over the same file. */
@@ -60,6 +61,23 @@ describe('visitor-intelligence seed, load and keys (built bin)', () => {
     expect(grace.data.companyData).toMatchObject({ companyId: 'co_cli', employeeCount: 12 });
     const events = await (await get('/v1/people/per_cli1/events', accountKey)).json();
     expect(events.data).toEqual([expect.objectContaining({ eventId: 'evt_cli1', scrollPercentage: 75 })]);
+  });
+
+  it('seed and load leave /v1/stats equal to a direct count of the file, an event loaded twice counted once', async () => {
+    writeFileSync(join(dir, 'events-again.ndjson'), ['evt_cli1', 'evt_cli2'].map((id, i) => JSON.stringify({ eventId: id, personId: 'per_cli1', sessionId: 's2', eventType: 'page_view', timestamp: `2026-11-20T0${i}:30:00Z`, url: 'https://initech.test/', domain: 'initech.test' })).join('\n'));
+    const loaded = await run('load', 'events-again.ndjson', '--db', 'demo.sqlite');
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stdout).toContain('loaded 1 new events (1 already loaded)');
+    const now = Date.parse('2026-11-20T12:34:56Z') / 1000;
+    const api = await createApi({ database: db, clock: new ManualClock(now * 1000) });
+    try {
+      for (const days of [1, 2, 30, 365]) {
+        await expectStatsExact(api, accountKey, 'acc_demo', {}, days, now);
+        await expectStatsExact(api, accountKey, 'acc_demo', { domain: 'initech.test' }, days, now);
+      }
+    } finally {
+      await api.close();
+    }
   });
 
   it('load stops at an item the admin surface refuses: one line naming the file, line and item; exit 2; nothing of that file loaded', async () => {

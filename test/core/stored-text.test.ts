@@ -265,6 +265,7 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
     // Later migrations are undone too, so the migrator finds 0006 the last one run.
     await api.db.schema.dropIndex('export_jobs_by_status').execute();
     for (const column of ['lease_owner', 'lease_until']) await api.db.schema.alterTable('export_jobs').dropColumn(column).execute();
+    for (const table of ['event_counts', 'site_sets', 'site_set_owners']) await api.db.schema.dropTable(table).execute();
     await api.db.deleteFrom('kysely_migration' as keyof Database).where(sql.ref('name'), '>', '0006_rate_limits').execute();
     await api.close();
 
