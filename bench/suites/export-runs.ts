@@ -23,10 +23,13 @@ import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 /** The seed of the export databases when `npm run bench:export` is not told one (as `npm run bench`'s). */
 export const EXPORT_SEED = 42;
 
-/** The rows every side exports, in file order: people with their company and attributed site. */
+/** The rows every side exports, in file order: the 31 columns of an export file (people with their company and attributed site), nothing else the tables hold. */
 export const FLOOR_QUERY = `
-    select p.*, c.id as company_id, c.name as company_name, c.domain as company_domain, c.standardized_industry,
-           c.location as company_location, c.employee_count, s.domain as site_domain, s.client_ref
+    select p.id, p.email, p.business_email, p.personal_email, p.first_name, p.last_name, p.title, p.company, p.location,
+           p.region, p.linkedin_url, p.phone, p.profile_image_url, p.visit_count, p.first_seen, p.last_seen, p.is_hot_lead,
+           p.classified_seniority, p.classified_job_function, p.traffic_type, p.ad_platform,
+           c.id as company_id, c.name as company_name, c.domain as company_domain, c.standardized_industry,
+           c.location as company_location, c.employee_count, s.domain as site_domain, s.client_ref, p.campaign, p.crm_status
     from people p left join companies c on c.pk = p.company_pk join sites s on s.pk = p.last_site_pk
     where p.account_id = '${BENCH_ACCOUNT}' order by p.last_seen desc, p.id desc`;
 

@@ -28,6 +28,9 @@ const migrations: Record<string, Migration> = {
   '0009_export_leases': exportLeases,
 };
 
+/** The names of every migration, in the order they run. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort();
+
 /**
  * Brings the schema up to date; safe to call on every start, and from several processes starting
  * at once on one database (see {@link runMigrations}).

@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type EventInput, type NodeApiOptions, type PersonInput } from '../../adapters/node/index.ts';
 import { DemoSimulator } from '../../scripts/demo/simulate.ts';
 import { seedDemo } from '../../scripts/demo/seed.ts';
 import { BACKENDS, type Backend } from '../support/backends.ts';
+import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 import { expectStatsExact, type StatsView } from '../support/stats-oracle.ts';
 
 /**
@@ -85,8 +85,7 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
       await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
       const before = await expectExact(api, keys);
       // Back to a database as the code before 0008 left it: data, no counters.
-      for (const table of ['event_counts', 'site_sets', 'site_set_owners']) await sql`drop table ${sql.id(table)}`.execute(api.db);
-      await sql`delete from kysely_migration where name = '0008_stats_counters'`.execute(api.db);
+      await undoMigrationsFrom(api.db, '0008_stats_counters');
       await api.close();
 
       api = await createApi({ database, clock, rateLimits: UNLIMITED });

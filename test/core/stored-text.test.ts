@@ -10,6 +10,7 @@ import { accountPersonJsonSql, personJsonAtSiteSql, personJsonSql, storedPersonJ
 import { COMPANY_ACTIVITY, latestPage, PERSON_ACTIVITY, withFigures } from '../../core/store/scoped-activity.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
 import { BACKENDS, type Backend, type OpenedDatabase } from '../support/backends.ts';
+import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 
 /**
  * People and companies are served from stored JSON text (core/store/person-row.ts,
@@ -258,15 +259,8 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
       return all;
     };
     const before = await answers(api);
-    // The database as migration 0006 left it: no stored text, and 0007 not recorded.
-    for (const [table, columns] of Object.entries(STORED_TEXT_COLUMNS)) {
-      for (const column of columns) await api.db.schema.alterTable(table).dropColumn(column).execute();
-    }
-    // Later migrations are undone too, so the migrator finds 0006 the last one run.
-    await api.db.schema.dropIndex('export_jobs_by_status').execute();
-    for (const column of ['lease_owner', 'lease_until']) await api.db.schema.alterTable('export_jobs').dropColumn(column).execute();
-    for (const table of ['event_counts', 'site_sets', 'site_set_owners']) await api.db.schema.dropTable(table).execute();
-    await api.db.deleteFrom('kysely_migration' as keyof Database).where(sql.ref('name'), '>', '0006_rate_limits').execute();
+    // The database as migration 0006 left it: no stored text, and 0007 (and what followed) not recorded.
+    await undoMigrationsFrom(api.db, '0007_stored_json');
     await api.close();
 
     const reopened = await openApi(database);

@@ -8,9 +8,11 @@ import { runtimeCommand } from '../../scripts/runtime-command.ts';
 import { migrateToLatest } from '../../core/store/migrations.ts';
 import { TestProcess } from '../support/processes.ts';
 import { freshSchema } from '../support/schema-names.ts';
+import { MIGRATION_NAMES } from '../../core/store/migrations.ts';
 
 /** The migrations this code has, as a database migrated by it lists them. */
-const MIGRATIONS = ['0001_initial', '0002_exports', '0003_company_defaults', '0004_export_steps', '0005_webhooks', '0006_rate_limits'];
+/** Every migration of the code, each to be applied once. */
+const MIGRATIONS = [...MIGRATION_NAMES];
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-migrate-at-once-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

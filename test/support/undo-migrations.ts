@@ -1,0 +1,20 @@
+import { sql, type Kysely } from 'kysely';
+import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
+
+/**
+ * Takes a migrated database back to what the code before migration `first` left, so a test can
+ * open it with today's code and see that migration (and the ones after it) run on old data. Each
+ * migration since 0007 has its undoing here; the bookkeeping rows go too.
+ */
+export async function undoMigrationsFrom(db: Kysely<any>, first: '0007_stored_json' | '0008_stats_counters' | '0009_export_leases'): Promise<void> {
+  // The newest first: what a later migration added may hang on an earlier one's.
+  await db.schema.dropIndex('export_jobs_by_status').execute();
+  for (const column of ['lease_owner', 'lease_until']) await db.schema.alterTable('export_jobs').dropColumn(column).execute();
+  if (first <= '0008_stats_counters') {
+    for (const table of ['event_counts', 'site_sets', 'site_set_owners']) await db.schema.dropTable(table).execute();
+  }
+  if (first <= '0007_stored_json') {
+    for (const [table, columns] of Object.entries(STORED_TEXT_COLUMNS)) for (const column of columns) await db.schema.alterTable(table).dropColumn(column).execute();
+  }
+  await sql`delete from kysely_migration where name >= ${first}`.execute(db);
+}
