@@ -10,14 +10,13 @@
 import { exportDatabase } from '../data.ts';
 import { postgresCopy } from '../postgres-data.ts';
 import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
-import { fold, type ExportSuiteOptions } from './export.ts';
+import { fold, memoryTarget, type ExportSuiteOptions } from './export.ts';
 import type { ExportRun } from './export-runs.ts';
 import { pgInChild, type PgExportSide } from './pg-export-runs.ts';
 import type { SuiteOptions } from './suite.ts';
 
 const TINY_EXPORT_PEOPLE = [5_000];
 const DEFAULT_EXPORT_PEOPLE = [100_000, 1_000_000];
-const MEMORY_BOUND_MB = 64;
 
 /** What the suite says when our export fails on PostgreSQL. */
 export const NOT_ON_POSTGRES = 'exports do not run on this backend yet';
@@ -60,18 +59,7 @@ export async function pgExportSuite(options: ExportSuiteOptions & Pick<SuiteOpti
     targets.push(
       target(`export of ${size} people on PostgreSQL: ≥ 0.4× COPY's rows/s`, mine.perSecond!, copy.perSecond!, 0.4, 'at-least', `${mine.perSecond!.toFixed(0)} vs ${copy.perSecond!.toFixed(0)} rows/s.`),
     );
-    if (people === Math.max(...sizes)) {
-      targets.push(
-        target(
-          `export of ${size} people on PostgreSQL: peak memory growth < ${MEMORY_BOUND_MB} MB (ratio: growth / ${MEMORY_BOUND_MB} MB)`,
-          mine.peakMb!,
-          MEMORY_BOUND_MB,
-          1,
-          'at-most',
-          `${mine.peakMb!.toFixed(1)} MB of resident memory growth during the export (worst run).`,
-        ),
-      );
-    }
+    if (people === Math.max(...sizes)) targets.push(memoryTarget(`export of ${size} people on PostgreSQL`, mine.peakMb!));
   }
   return {
     suite: 'export',

@@ -1,11 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCsv, personFromCsv } from '../support/csv.ts';
-import { schemaUrl, startServe, startServers, stopAll, type ServeProcess } from '../support/processes.ts';
+import { startServe, startServers, stopAll, type ServeProcess } from '../support/processes.ts';
+import { SHARED_DATABASES } from '../support/shared-database.ts';
 
 /**
  * An export job belongs to no process: three API processes (the built bin's `serve`) share one
@@ -23,41 +22,6 @@ const ARGS = ['--people', String(PEOPLE), '--export-step-delay', '30', '--export
 
 /** The job's row, read beside the processes. */
 type JobRow = { status: string; next_seq: number; member_count: number | null; attempts: number; lease_owner: string | null };
-
-interface Target {
-  name: string;
-  open(): Promise<{ db: string; job(id: string): Promise<JobRow | undefined>; close(): Promise<void> }>;
-}
-
-const sqliteFile: Target = {
-  name: 'a SQLite file',
-  open: async () => {
-    const db = join(dir, `takeover-${Date.now()}.sqlite`);
-    let file: BetterSqlite3.Database | undefined;
-    return {
-      db,
-      // Opened once the first process has made the file.
-      job: async (id) => (file ??= new BetterSqlite3(db, { readonly: true })).prepare('select status, next_seq, member_count, attempts, lease_owner from export_jobs where id = ?').get(id) as JobRow | undefined,
-      close: async () => void file?.close(),
-    };
-  },
-};
-
-const serverUrl = process.env.VI_TEST_POSTGRES_URL;
-const postgresServer = (url: string): Target => ({
-  name: 'PostgreSQL',
-  open: async () => {
-    const target = await schemaUrl(url);
-    const pool = new pg.Pool({ connectionString: target.url, max: 1 });
-    return {
-      db: target.url,
-      job: async (id) => (await pool.query('select status, next_seq::int, member_count::int, attempts::int, lease_owner from export_jobs where id = $1', [id])).rows[0] as JobRow | undefined,
-      close: () => pool.end(),
-    };
-  },
-});
-
-const TARGETS = [sqliteFile, ...(serverUrl ? [postgresServer(serverUrl)] : [])];
 
 /** A GET with the account key, its JSON body. */
 async function get(server: ServeProcess, path: string): Promise<any> {
@@ -87,13 +51,16 @@ async function until<T>(check: () => Promise<T | undefined>, ms: number, what: s
   }
 }
 
-describe.each(TARGETS)('an export whose process is killed, on $name', (target) => {
+describe.each(SHARED_DATABASES)('an export whose process is killed, on $name', (database) => {
   it('is taken over by another process once its lease runs out, and its file holds every person exactly once, in order', async () => {
-    const database = await target.open();
+    const work = mkdtempSync(join(dir, 'run-'));
+    const { db, inspect } = await database.open(work);
     // One process seeds first, so the others start on a ready database.
-    const first = await startServe('takeover-1', ['--db', database.db, ...ARGS], { dir });
-    const others = await startServers(2, 'takeover', ['--db', database.db, ...ARGS], { dir });
+    const first = await startServe('takeover-1', ['--db', db, ...ARGS], { dir: work });
+    const others = await startServers(2, 'takeover', ['--db', db, ...ARGS], { dir: work });
     const servers = [first, ...others];
+    const inspector = inspect();
+    const jobRow = async (id: string) => (await inspector.rows<JobRow>(`select status, next_seq, member_count, attempts, lease_owner from export_jobs where id = '${id}'`))[0];
     try {
       const started = await fetch(`${first.url}/v1/exports`, { method: 'POST', headers: { 'x-api-key': first.keys.accountKey } });
       expect(started.status).toBe(202);
@@ -101,7 +68,7 @@ describe.each(TARGETS)('an export whose process is killed, on $name', (target) =
 
       // Killed once part of the file is written: its lease stays behind, held by nobody alive.
       const atKill = await until(async () => {
-        const job = await database.job(jobId);
+        const job = await jobRow(jobId);
         return job && job.member_count !== null && job.next_seq >= 100 ? job : undefined;
       }, 60_000, 'the first rows of the file');
       await first.process.stop('SIGKILL');
@@ -115,7 +82,7 @@ describe.each(TARGETS)('an export whose process is killed, on $name', (target) =
         return job.status === 'processing' ? undefined : job;
       }, 60_000, 'the job to finish on another process');
       expect(done).toMatchObject({ status: 'complete', rowCount: PEOPLE, partial: false });
-      expect(await database.job(jobId)).toMatchObject({ status: 'complete', attempts: 2, lease_owner: null });
+      expect(await jobRow(jobId)).toMatchObject({ status: 'complete', attempts: 2, lease_owner: null });
 
       const file = await fetch(done.downloadUrl.replace(/^http:\/\/[^/]+/, others[1]!.url));
       expect(file.status).toBe(200);
@@ -124,7 +91,7 @@ describe.each(TARGETS)('an export whose process is killed, on $name', (target) =
       expect(csv.rows.map(personFromCsv)).toEqual(await everyone(others[1]!));
     } finally {
       await stopAll(servers, 'SIGKILL');
-      await database.close();
+      await inspector.close();
     }
   }, 180_000);
 });

@@ -1,12 +1,11 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../webhooks/receiver.ts';
-import { schemaUrl, startServers, stopAll, type ServeProcess } from '../support/processes.ts';
+import { startServers, stopAll, type ServeProcess } from '../support/processes.ts';
+import { SHARED_DATABASES, sqliteFile, type Inspector } from '../support/shared-database.ts';
 
 /**
  * Three API processes (the built bin's `serve`) on one database, as behind a load balancer:
@@ -19,58 +18,6 @@ const ADMIN_TOKEN = 'three-processes-admin-token';
 const PEOPLE = 40;
 /** Every export step waits this long, so the jobs accepted stay running for the whole file. */
 const HOLD_EXPORTS_MS = 600_000;
-
-/** Counts rows with one SQL statement on the database the processes share. */
-interface Inspector {
-  count(sql: string): Promise<number>;
-  rows<T>(sql: string): Promise<T[]>;
-  close(): Promise<void>;
-}
-
-interface Database {
-  name: string;
-  /** The `--db` value, and how to read the database directly. */
-  open(dir: string): Promise<{ db: string; inspect(): Inspector }>;
-}
-
-const sqliteFile: Database = {
-  name: 'a SQLite file',
-  open: async (dir) => {
-    const db = join(dir, 'demo.sqlite');
-    return {
-      db,
-      inspect: () => {
-        const file = new BetterSqlite3(db, { readonly: true });
-        return {
-          count: async (sql) => Number(Object.values(file.prepare(sql).get() as object)[0]),
-          rows: async <T,>(sql: string) => file.prepare(sql).all() as T[],
-          close: async () => void file.close(),
-        };
-      },
-    };
-  },
-};
-
-const serverUrl = process.env.VI_TEST_POSTGRES_URL;
-const postgresServer = (url: string): Database => ({
-  name: 'PostgreSQL',
-  open: async () => {
-    const target = await schemaUrl(url);
-    return {
-      db: target.url,
-      inspect: () => {
-        const pool = new pg.Pool({ connectionString: target.url, max: 1 });
-        return {
-          count: async (sql) => Number(Object.values((await pool.query(sql)).rows[0] as object)[0]),
-          rows: async <T,>(sql: string) => (await pool.query(sql)).rows as T[],
-          close: () => pool.end(),
-        };
-      },
-    };
-  },
-});
-
-const DATABASES = [sqliteFile, ...(serverUrl ? [postgresServer(serverUrl)] : [])];
 
 /** Runs `count` calls of `call(i)`, `width` at a time, and returns their results in order. */
 async function inParallel<T>(count: number, width: number, call: (i: number) => Promise<T>): Promise<T[]> {
@@ -97,7 +44,7 @@ async function send(url: string, init: RequestInit = {}): Promise<{ status: numb
 const admin = (server: ServeProcess, path: string, body: unknown) =>
   send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-describe.each(DATABASES)('three API processes on one database: $name', (database) => {
+describe.each(SHARED_DATABASES)('three API processes on one database: $name', (database) => {
   let dir: string;
   let servers: ServeProcess[] = [];
   let inspector: Inspector;
