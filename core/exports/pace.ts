@@ -1,12 +1,5 @@
 /* How export work shares the event loop with requests. */
-
-/** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
-const hasImmediate = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function';
-
-/** Queues a macrotask: it runs after the I/O (requests) already waiting. */
-const nextTurn: (run: () => void) => void = hasImmediate
-  ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
-  : (run) => setTimeout(run, 0);
+import { hasImmediate, nextTurn } from '../time/next-turn.ts';
 
 /** How long export work runs per turn while nothing else wants the thread. */
 const IDLE_SLICE_MS = 2;

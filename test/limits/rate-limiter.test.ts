@@ -30,6 +30,25 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     expect(await limiter.take('a', 2)).toMatchObject({ allowed: true, remaining: 1, retryAfterSeconds: 3600 });
   });
 
+  it('counts requests that arrive together as if one by one: each takes its own place in its bucket, in arrival order', async () => {
+    const clock = new ManualClock(0);
+    const limiter = await limiterAt(clock);
+    await limiter.take('a', 3);
+    const together = await Promise.all([limiter.take('a', 3), limiter.take('b', 2), limiter.take('a', 3), limiter.take('a', 3), limiter.take('b', 2)]);
+    expect(together.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 1],
+      [true, 1],
+      [true, 0],
+      [false, 0],
+      [true, 0],
+    ]);
+    const rows = await api.db.selectFrom('rate_limits').select(['bucket', 'used']).orderBy('bucket').execute();
+    expect(rows).toEqual([
+      { bucket: 'a', used: 4 },
+      { bucket: 'b', used: 2 },
+    ]);
+  });
+
   it('peeks at a bucket without counting, and reports a closed window as a full budget', async () => {
     const clock = new ManualClock(0);
     const limiter = await limiterAt(clock);
