@@ -3,6 +3,7 @@ import type { Digests } from './crypto/digests.ts';
 import type { CorsOptions } from './http/cors.ts';
 import type { Db } from './store/schema.ts';
 import type { Clock } from './time/clock.ts';
+import type { CoreRequest, Reply } from './http/reply.ts';
 
 /* The API's contract with its host: what createApi takes and what it returns. */
 
@@ -94,6 +95,11 @@ export interface ApiOptions {
 /** The API: a fetch handler plus the admin surface that sets up accounts, keys and data. */
 export interface Api {
   fetch(request: Request): Promise<Response>;
+  /**
+   * The same answer as `fetch`, before it is a Response, for a request that need not be a Request:
+   * what an adapter uses whose runtime builds Fetch objects in JavaScript (Node's listener).
+   */
+  reply(request: CoreRequest): Promise<Reply>;
   admin: Admin;
   db: Db;
   clock: Clock;

@@ -11,7 +11,8 @@ import { ApiError, badRequest, quoteInput, quoteName } from './http/errors.ts';
 import { Query } from './http/query.ts';
 import { mountPrefix, routedPath } from './http/mount.ts';
 import { newRequestId } from './http/request-id.ts';
-import { errorResponse } from './http/respond.ts';
+import { errorResponse, toResponse } from './http/respond.ts';
+import type { CoreRequest, Reply } from './http/reply.ts';
 import { ROUTES, createMatcher, type Match, type Route } from './http/routes.ts';
 import { HourlyRateLimiter, type RateDecision } from './limits/rate-limiter.ts';
 import { CursorSigner } from './paging/cursor.ts';
@@ -156,7 +157,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     plan?: FaultPlan;
   }
 
-  async function route(request: Request, url: URL, found: Route, params: Record<string, string>, rate: Progress) {
+  async function route(request: CoreRequest, url: URL, found: Route, params: Record<string, string>, rate: Progress) {
     const plan = (rate.plan = faults?.plan(request, found.path, url.pathname));
     if (plan?.delayMs) await sleep(plan.delayMs);
     const site = { operation: operationName(request.method, found.path), params: decodeParams(params) };
@@ -186,7 +187,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   }
 
   /** Starts the export as usual, but its job fails at once, as a job failing on an internal error does. */
-  async function startFailing(ctx: RequestContext, found: Route): Promise<Response> {
+  async function startFailing(ctx: RequestContext, found: Route): Promise<Reply> {
     const failing = failingRunner(services.exports.store);
     const response = await (found.handler as Handler)({ ...ctx, services: { ...services, exports: { ...services.exports, runner: failing.runner } } });
     await failing.settled();
@@ -197,11 +198,12 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const peekBudget = (caller: Caller): Promise<RateDecision> =>
     caller.scopeSite ? limiter.peek(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour) : limiter.peek(`account:${caller.accountId}`, limits.accountPerHour);
 
-  async function fetch(request: Request): Promise<Response> {
+  /** See {@link Api.reply}: every request, answered as a Reply. */
+  async function reply(request: CoreRequest): Promise<Reply> {
     const preflight = cors?.preflight(request);
     if (preflight) return preflight;
     const rate: Progress = {};
-    let response: Response;
+    let response: Reply;
     try {
       const url = new URL(request.url);
       const path = routedPath(url.pathname, mountPrefix(request));
@@ -217,7 +219,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     } catch (error) {
       if (error instanceof ApiError) response = errorResponse(error);
       else {
-        onError(error, request);
+        onError(error, asRequest(request));
         response = errorResponse(new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));
       }
     }
@@ -229,7 +231,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   }
 
   return {
-    fetch,
+    fetch: async (request) => toResponse(await reply(request)),
+    reply,
     admin,
     db,
     clock,
@@ -247,12 +250,22 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 }
 
 /** Adds the headers every response carries. */
-function finish(response: Response, rate: RateDecision | undefined): Response {
+function finish(response: Reply, rate: RateDecision | undefined): Reply {
   response.headers.set('x-request-id', newRequestId());
   if (!rate) return response;
   response.headers.set('x-ratelimit-limit', String(rate.limit));
   response.headers.set('x-ratelimit-remaining', String(rate.remaining));
   return response;
+}
+
+/** The request as a Fetch Request for `onError` (whose signature promises one): its method and URL when the adapter passed no Request. */
+function asRequest(request: CoreRequest): Request | undefined {
+  if (request instanceof Request) return request;
+  try {
+    return new Request(request.url, { method: request.method });
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeParams(params: Record<string, string>): Record<string, string> {

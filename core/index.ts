@@ -9,6 +9,7 @@ export { KEY_PREFIX } from './auth/api-key.ts';
 export { atMountPoint, MOUNT_HEADER } from './http/mount.ts';
 export type { CorsOptions } from './http/cors.ts';
 export { bodyTextOf } from './http/respond.ts';
+export { Reply, ReplyHeaders, type CoreRequest, type HeaderReader } from './http/reply.ts';
 export { webDigests, type Digests, type HmacSigner } from './crypto/digests.ts';
 export type { KeyInfo } from './store/keys-store.ts';
 export type { Database, Db } from './store/schema.ts';

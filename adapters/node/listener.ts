@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { bodyTextOf, MOUNT_HEADER } from '../../core/index.ts';
+import { bodyTextOf, MOUNT_HEADER, type CoreRequest, type Reply } from '../../core/index.ts';
+import { NodeCoreRequest } from './core-request.ts';
 import { errorEnvelope, unusableTargetMessage, type Envelope } from '../shared/error-envelope.ts';
 import { writeEnvelope } from './client-errors.ts';
 
 /** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;
+  /** The core's answer before it is a Response (the core's Api has it): used instead of `fetch` when present. */
+  reply?(request: CoreRequest): Promise<Reply>;
 }
 
 /** Options shared by the listener and the middleware. */
@@ -49,7 +52,13 @@ function createMount(api: FetchHandler, options: MountOptions) {
       // Express moves its own mount path into req.baseUrl; the API is told the whole mount
       // point and strips it itself, answering 404 for anything outside it.
       const baseUrl = (req as IncomingMessage & { baseUrl?: string }).baseUrl ?? '';
-      const request = toRequest(req, baseUrl + path, res, baseUrl + prefix);
+      const url = `http://${hostOf(req)}${baseUrl}${path}`;
+      if (api.reply) {
+        // The core's own API: no Fetch Request or Response on the way (see core/http/reply.ts).
+        if (!URL.canParse(url)) return writeEnvelope(res, unusableTarget(req.url ?? ''));
+        return await writeReply(await api.reply(new NodeCoreRequest(req, url, baseUrl + prefix)), res);
+      }
+      const request = toRequest(req, url, res, baseUrl + prefix);
       if (!request) return writeEnvelope(res, unusableTarget(req.url ?? ''));
       const response = await api.fetch(request);
       await writeResponse(response, res);
@@ -87,10 +96,14 @@ const UNCARRIED_METHODS = new Set(['TRACE']);
 /** Headers that describe one connection, not the request: they must not be passed on. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection']);
 
-/** Builds a Fetch Request from a Node request, streaming its body; undefined when its path makes no URL. */
-function toRequest(req: IncomingMessage, path: string, res: ServerResponse, mountedAt: string): Request | undefined {
-  // The Host header names the origin (download links carry it), an absolute-form target's authority notwithstanding.
-  const host = /^[\w.-]+(:\d+)?$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
+/** The origin's authority: the Host header (download links carry it), an absolute-form target's authority notwithstanding. */
+function hostOf(req: IncomingMessage): string {
+  const host = req.headers.host;
+  return host !== undefined && /^[\w.-]+(:\d+)?$/.test(host) ? host : 'localhost';
+}
+
+/** Builds a Fetch Request from a Node request, streaming its body; undefined when its URL does not parse. */
+function toRequest(req: IncomingMessage, url: string, res: ServerResponse, mountedAt: string): Request | undefined {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     if (!HOP_BY_HOP.has(req.rawHeaders[i]!.toLowerCase())) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
@@ -119,7 +132,7 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
   }
   let request: Request;
   try {
-    request = new Request(`http://${host}${path}`, init);
+    request = new Request(url, init);
   } catch {
     // What Node lets through and a Request refuses is a path that makes no URL (TRACE is handled
     // above); checking beforehand would parse every request's URL twice.
@@ -129,6 +142,19 @@ function toRequest(req: IncomingMessage, path: string, res: ServerResponse, moun
   // or 404), as it does under Bun and Deno; the Request only has to name the method.
   if (!carried) Object.defineProperty(request, 'method', { value: req.method });
   return request;
+}
+
+/** Writes the core's Reply to a Node response: JSON text in one write, a stream (a CSV download) with backpressure. */
+async function writeReply(reply: Reply, res: ServerResponse): Promise<void> {
+  const headers = reply.headers.toObject();
+  const { body } = reply;
+  if (body === null) return void res.writeHead(reply.status, headers).end();
+  if (typeof body === 'string') {
+    headers['content-length'] = String(Buffer.byteLength(body));
+    return void res.writeHead(reply.status, headers).end(body);
+  }
+  res.writeHead(reply.status, headers);
+  await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), res);
 }
 
 /** Writes a Fetch Response to a Node response: JSON in one write, anything else streamed with backpressure. */

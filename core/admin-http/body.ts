@@ -1,6 +1,7 @@
 import { AdminError } from '../admin/inputs.ts';
 import { readOptionalJson } from '../http/body.ts';
 import { badRequest } from '../http/errors.ts';
+import type { CoreRequest } from '../http/reply.ts';
 
 /** The most a control body (account, key, clock, webhook, fault rule) may hold. */
 export const CONTROL_BODY_BYTES = 64 * 1024;
@@ -8,7 +9,7 @@ export const CONTROL_BODY_BYTES = 64 * 1024;
 export const LOAD_BODY_BYTES = 32 * 1024 * 1024;
 
 /** A JSON object body, or `{}` when the body is empty and `optional`. */
-export async function readObject(request: Request, { optional = false } = {}): Promise<Record<string, unknown>> {
+export async function readObject(request: CoreRequest, { optional = false } = {}): Promise<Record<string, unknown>> {
   const value = await readOptionalJson(request, CONTROL_BODY_BYTES);
   if (value === undefined && optional) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('The request body must be a JSON object.');
@@ -26,7 +27,7 @@ export interface LoadItems {
  * (`application/x-ndjson`, read and parsed line by line as it arrives). Either is refused past
  * {@link LOAD_BODY_BYTES}; a line that is not a JSON object is named by its number.
  */
-export async function readItems(request: Request, kind: string): Promise<LoadItems> {
+export async function readItems(request: CoreRequest, kind: string): Promise<LoadItems> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > LOAD_BODY_BYTES) throw tooLarge();
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -54,7 +55,7 @@ export function onLine(error: unknown, lines: number[] | undefined): unknown {
   return line === undefined ? error : new AdminError(`line ${line}: ${error.message}`);
 }
 
-async function ndjson(request: Request, kind: string): Promise<LoadItems> {
+async function ndjson(request: CoreRequest, kind: string): Promise<LoadItems> {
   const items: Record<string, unknown>[] = [];
   const lines: number[] = [];
   let lineNo = 0;
@@ -84,14 +85,14 @@ async function ndjson(request: Request, kind: string): Promise<LoadItems> {
   return { items, lines };
 }
 
-async function readAll(request: Request): Promise<string> {
+async function readAll(request: CoreRequest): Promise<string> {
   let text = '';
   await eachText(request, (piece) => (text += piece));
   return text;
 }
 
 /** Hands each decoded piece of the body to `use`, refusing it once it passes the limit or is not UTF-8. */
-async function eachText(request: Request, use: (text: string) => void): Promise<void> {
+async function eachText(request: CoreRequest, use: (text: string) => void): Promise<void> {
   if (!request.body) return;
   const reader = request.body.getReader();
   const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -4,6 +4,7 @@ import type { KeysStore } from '../store/keys-store.ts';
 import type { Query } from '../http/query.ts';
 import { json } from '../http/respond.ts';
 import type { Clock } from '../time/clock.ts';
+import type { CoreRequest, Reply } from '../http/reply.ts';
 
 /** What admin handlers work with. */
 export interface AdminServices {
@@ -19,7 +20,7 @@ export interface AdminServices {
 
 /** One admin request, its token already checked. */
 export interface AdminContext {
-  request: Request;
+  request: CoreRequest;
   url: URL;
   params: Record<string, string>;
   query: Query;
@@ -27,7 +28,7 @@ export interface AdminContext {
 }
 
 /** A handler of an admin route. */
-export type AdminHandler = (ctx: AdminContext) => Promise<Response>;
+export type AdminHandler = (ctx: AdminContext) => Promise<Reply>;
 
 /** An admin route, under `/_admin/`, answered only with the admin token. */
 export interface AdminRoute {
@@ -38,6 +39,6 @@ export interface AdminRoute {
 }
 
 /** An admin answer: `{ "data": … }` (and any extra top-level members, such as `nextBefore`). */
-export function data(value: unknown, extra: Record<string, unknown> = {}, status = 200): Response {
+export function data(value: unknown, extra: Record<string, unknown> = {}, status = 200): Reply {
   return json({ data: value, ...extra }, status);
 }

@@ -4,6 +4,7 @@ import type { Digests } from '../crypto/digests.ts';
 import { ApiError, badRequest } from '../http/errors.ts';
 import { Query } from '../http/query.ts';
 import type { AdminRoute, AdminServices } from './context.ts';
+import type { CoreRequest, Reply } from '../http/reply.ts';
 
 const FORBIDDEN = 'The Authorization header does not carry the admin token.';
 
@@ -25,7 +26,7 @@ export class AdminGate {
   }
 
   /** The route's answer, or the ApiError that stands for it. */
-  async handle(request: Request, url: URL, route: AdminRoute, params: Record<string, string>): Promise<Response> {
+  async handle(request: CoreRequest, url: URL, route: AdminRoute, params: Record<string, string>): Promise<Reply> {
     await this.#authorize(request);
     try {
       return await route.handler({ request, url, params, query: new Query(url.searchParams), services: this.services });
@@ -35,7 +36,7 @@ export class AdminGate {
     }
   }
 
-  async #authorize(request: Request): Promise<void> {
+  async #authorize(request: CoreRequest): Promise<void> {
     const header = request.headers.get('authorization');
     if (header === null || header.trim() === '') {
       throw new ApiError(401, 'unauthorized', 'The Authorization header is missing: admin routes need Authorization: Bearer <admin token> (an API key does not open them).');

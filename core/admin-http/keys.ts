@@ -4,9 +4,10 @@ import { isoSeconds } from '../time/iso.ts';
 import { requireAccount } from './accounts.ts';
 import { readObject } from './body.ts';
 import { data, type AdminContext } from './context.ts';
+import type { Reply } from '../http/reply.ts';
 
 /** `GET /_admin/accounts/{accountId}/keys`: every key of the account, revoked ones included, without values. */
-export async function listKeys(ctx: AdminContext): Promise<Response> {
+export async function listKeys(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   await requireAccount(ctx);
   return data((await ctx.services.admin.listKeys(ctx.params.accountId!)).map(keyView));
@@ -16,7 +17,7 @@ export async function listKeys(ctx: AdminContext): Promise<Response> {
  * `POST /_admin/accounts/{accountId}/keys` `{ domain?, label?, value? }`: issues an account key, or
  * with `domain` that site's scoped key. The answer is the only time the key's value is shown.
  */
-export async function issueKey(ctx: AdminContext): Promise<Response> {
+export async function issueKey(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const { domain, label, value, ...rest } = await readObject(ctx.request, { optional: true });
   const unknown = Object.keys(rest)[0];
@@ -31,13 +32,13 @@ export async function issueKey(ctx: AdminContext): Promise<Response> {
 }
 
 /** `POST /_admin/keys/{keyId}/rotate`: a new key with the same reach; the old one stops at once. */
-export async function rotateKey(ctx: AdminContext): Promise<Response> {
+export async function rotateKey(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   return data(await ctx.services.admin.rotateKey(ctx.params.keyId!));
 }
 
 /** `POST /_admin/keys/{keyId}/revoke`: the key stops working; answers the key as it now stands. */
-export async function revokeKey(ctx: AdminContext): Promise<Response> {
+export async function revokeKey(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const { admin } = ctx.services;
   const keyId = ctx.params.keyId!;

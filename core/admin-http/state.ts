@@ -3,19 +3,20 @@ import { isMovable } from '../time/adjustable-clock.ts';
 import { isoSeconds, parseIsoInstant, toEpochSeconds } from '../time/iso.ts';
 import { readObject } from './body.ts';
 import { data, type AdminContext } from './context.ts';
+import type { Reply } from '../http/reply.ts';
 
 /** The most one `advanceSeconds` may move the clock: ten years. */
 const MAX_ADVANCE_SECONDS = 10 * 365 * 86_400;
 
 /** `POST /_admin/reset`: back to the baseline (the data as the server started), limits, exports, webhooks, clock and fault rules included. */
-export async function reset(ctx: AdminContext): Promise<Response> {
+export async function reset(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   await ctx.services.reset();
   return data({ reset: true, now: isoSeconds(toEpochSeconds(ctx.services.clock.now())) });
 }
 
 /** `GET /_admin/clock`: the server's time, and whether it can be moved. */
-export async function getClock(ctx: AdminContext): Promise<Response> {
+export async function getClock(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   return data(clockView(ctx));
 }
@@ -24,7 +25,7 @@ export async function getClock(ctx: AdminContext): Promise<Response> {
  * `POST /_admin/clock`: `{"advanceSeconds": N}` or `{"now": "…Z"}`. Time only moves forward
  * (a reset takes it back); a server whose clock cannot move says so.
  */
-export async function moveClock(ctx: AdminContext): Promise<Response> {
+export async function moveClock(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const { clock } = ctx.services;
   const body = await readObject(ctx.request);

@@ -2,9 +2,10 @@ import { AdminError } from '../admin/inputs.ts';
 import type { WebhookDelivery, WebhookEndpointInput } from '../webhooks/webhook-admin.ts';
 import { readObject } from './body.ts';
 import { data, type AdminContext } from './context.ts';
+import type { Reply } from '../http/reply.ts';
 
 /** `GET /_admin/accounts/{accountId}/webhooks`: the account's endpoints, oldest first. */
-export async function listEndpoints(ctx: AdminContext): Promise<Response> {
+export async function listEndpoints(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const { admin } = ctx.services;
   if (!(await admin.hasAccount(ctx.params.accountId!))) throw new AdminError(`no account ${ctx.params.accountId}`);
@@ -12,20 +13,20 @@ export async function listEndpoints(ctx: AdminContext): Promise<Response> {
 }
 
 /** `POST /_admin/accounts/{accountId}/webhooks` `{ url, secret?, events?, enabled? }`: a new endpoint, with its secret. */
-export async function createEndpoint(ctx: AdminContext): Promise<Response> {
+export async function createEndpoint(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const body = await readObject(ctx.request);
   return data(await ctx.services.admin.webhooks.create(ctx.params.accountId!, body as unknown as WebhookEndpointInput));
 }
 
 /** `GET /_admin/webhooks/{endpointId}`: one endpoint, without its secret. */
-export async function getEndpoint(ctx: AdminContext): Promise<Response> {
+export async function getEndpoint(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   return data(await ctx.services.admin.webhooks.get(ctx.params.endpointId!));
 }
 
 /** `PATCH /_admin/webhooks/{endpointId}` `{ url?, events?, enabled? }`. */
-export async function updateEndpoint(ctx: AdminContext): Promise<Response> {
+export async function updateEndpoint(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const { url, events, enabled, ...rest } = await readObject(ctx.request);
   const unknown = Object.keys(rest)[0];
@@ -34,14 +35,14 @@ export async function updateEndpoint(ctx: AdminContext): Promise<Response> {
 }
 
 /** `DELETE /_admin/webhooks/{endpointId}`: the endpoint and its deliveries, sent or not. */
-export async function deleteEndpoint(ctx: AdminContext): Promise<Response> {
+export async function deleteEndpoint(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   await ctx.services.admin.webhooks.delete(ctx.params.endpointId!);
   return data({ id: ctx.params.endpointId!, deleted: true });
 }
 
 /** `POST /_admin/webhooks/{endpointId}/rotate-secret` `{ secret?, overlapSeconds? }`: the new secret; the old one signs too during the overlap. */
-export async function rotateSecret(ctx: AdminContext): Promise<Response> {
+export async function rotateSecret(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const { secret, overlapSeconds, ...rest } = await readObject(ctx.request, { optional: true });
   const unknown = Object.keys(rest)[0];
@@ -50,7 +51,7 @@ export async function rotateSecret(ctx: AdminContext): Promise<Response> {
 }
 
 /** `GET /_admin/webhooks/{endpointId}/deliveries?status=&limit=&before=`: the delivery log, newest first. */
-export async function listDeliveries(ctx: AdminContext): Promise<Response> {
+export async function listDeliveries(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly(['status', 'limit', 'before']);
   const status = ctx.query.string('status', { pattern: /^(pending|delivered|failed)$/, hint: 'pending, delivered or failed' }) as WebhookDelivery['status'] | undefined;
   const limit = ctx.query.integer('limit', 1, 500, 50);
@@ -60,13 +61,13 @@ export async function listDeliveries(ctx: AdminContext): Promise<Response> {
 }
 
 /** `GET /_admin/webhook-deliveries/{deliveryId}`: one delivery with its attempts. */
-export async function getDelivery(ctx: AdminContext): Promise<Response> {
+export async function getDelivery(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   return data(await ctx.services.admin.webhooks.delivery(ctx.params.deliveryId!));
 }
 
 /** `POST /_admin/webhook-deliveries/{deliveryId}/redeliver`: a failed delivery sent again now, same `webhook-id`. */
-export async function redeliver(ctx: AdminContext): Promise<Response> {
+export async function redeliver(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   return data(await ctx.services.admin.webhooks.redeliver(ctx.params.deliveryId!));
 }

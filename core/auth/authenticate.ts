@@ -3,6 +3,7 @@ import type { Caller } from '../scope/view.ts';
 import type { Digests } from '../crypto/digests.ts';
 import type { KeysStore } from '../store/keys-store.ts';
 import { constantTimeEqual, hashKey, isWellFormedKey, keyLookup } from './api-key.ts';
+import type { CoreRequest } from '../http/reply.ts';
 
 const FORBIDDEN_MESSAGE = 'The X-API-Key header does not carry a valid, active API key.';
 
@@ -10,7 +11,7 @@ const FORBIDDEN_MESSAGE = 'The X-API-Key header does not carry a valid, active A
  * Finds who is calling from the `X-API-Key` header: 401 when it is missing, 403 when it is
  * malformed, unknown, revoked or rotated away (one message for all, so nothing is revealed).
  */
-export async function authenticate(request: Request, keys: KeysStore, digests: Digests): Promise<Caller> {
+export async function authenticate(request: CoreRequest, keys: KeysStore, digests: Digests): Promise<Caller> {
   const key = request.headers.get('x-api-key');
   if (key === null || key.trim() === '') {
     throw new ApiError(401, 'unauthorized', 'The X-API-Key header is missing: every endpoint but /v1/health needs an API key.');

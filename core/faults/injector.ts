@@ -1,6 +1,7 @@
 import { answers, operationName, type FaultName } from './catalog.ts';
 import { readPreferences } from './prefer.ts';
 import { FaultRules } from './rules.ts';
+import type { CoreRequest } from '../http/reply.ts';
 
 /** What to do to one request: answer a fault instead, wait first, or both. */
 export interface FaultPlan {
@@ -19,7 +20,7 @@ export class FaultInjector {
   readonly rules = new FaultRules();
 
   /** The plan for a request routed to `routePath` (`/v1/people/:id`): its `Prefer` header's, else the first matching rule's. */
-  plan(request: Request, routePath: string, path: string): FaultPlan | undefined {
+  plan(request: CoreRequest, routePath: string, path: string): FaultPlan | undefined {
     const operation = operationName(request.method, routePath);
     const preferred = readPreferences(request.headers.get('prefer'));
     let fault = preferred.fault !== undefined && answers(operation, preferred.fault) ? preferred.fault : undefined;

@@ -3,9 +3,10 @@ import type { RequestContext } from '../http/context.ts';
 import { jsonList, rawJson } from '../http/respond.ts';
 import { cutPage } from '../paging/page.ts';
 import { LAST_SEEN_AFTER, PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
+import type { Reply } from '../http/reply.ts';
 
 /** `GET /v1/companies`: companies in the caller's view, `lastSeen` descending. */
-export async function listCompanies(ctx: RequestContext): Promise<Response> {
+export async function listCompanies(ctx: RequestContext): Promise<Reply> {
   const { query, services, nowSeconds } = ctx;
   query.allowOnly([...PAGING_PARAMS, ...SITE_FILTER_PARAMS, LAST_SEEN_AFTER]);
   const siteFilters = readSiteFilters(query);
@@ -20,7 +21,7 @@ export async function listCompanies(ctx: RequestContext): Promise<Response> {
 }
 
 /** `GET /v1/companies/{id}`: one company, or 404 when absent or outside the caller's scope. */
-export async function getCompany(ctx: RequestContext): Promise<Response> {
+export async function getCompany(ctx: RequestContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const id = ctx.params.id!;
   const company = await ctx.services.companies.get(await viewFor(ctx, {}), id);

@@ -3,6 +3,7 @@ import type { RequestContext } from '../http/context.ts';
 import { rawJson } from '../http/respond.ts';
 import { paginationOf } from '../paging/page.ts';
 import { PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
+import type { Reply } from '../http/reply.ts';
 
 const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,64}$/;
 
@@ -10,7 +11,7 @@ const EVENT_TYPE = /^[A-Za-z0-9_.:-]{1,64}$/;
  * `GET /v1/people/{id}/events`: a person's journey, newest first. Events are stored as the
  * JSON the API returns, so SQLite joins a page as text; nothing is parsed and re-serialised.
  */
-export async function listEvents(ctx: RequestContext): Promise<Response> {
+export async function listEvents(ctx: RequestContext): Promise<Reply> {
   const { query, services, nowSeconds } = ctx;
   query.allowOnly([...PAGING_PARAMS, ...SITE_FILTER_PARAMS, 'event_type']);
   const id = ctx.params.id!;

@@ -8,6 +8,7 @@ import { mountPrefix } from '../http/mount.ts';
 import { toHex } from '../auth/api-key.ts';
 import type { ExportJob } from '../store/exports-store.ts';
 import { isoWithOffset } from '../time/iso.ts';
+import { Reply } from '../http/reply.ts';
 
 /** Concurrent `processing` exports per account. */
 export const MAX_RUNNING_EXPORTS = 3;
@@ -17,7 +18,7 @@ export const EXPORT_RETENTION_SECONDS = 7 * 86_400;
 export const POLL_AFTER_SECONDS = 5;
 
 /** `POST /v1/exports`: validates the filters and starts a job that runs in the background. */
-export async function startExport(ctx: RequestContext): Promise<Response> {
+export async function startExport(ctx: RequestContext): Promise<Reply> {
   refuseScopedKeys(ctx);
   ctx.query.allowOnly([]);
   const filters = parseExportFilters(await readOptionalJson(ctx.request, EXPORT_LIMITS.bodyBytes));
@@ -37,7 +38,7 @@ export async function startExport(ctx: RequestContext): Promise<Response> {
 }
 
 /** `GET /v1/exports/{jobId}`: the job's state; once complete, a download link valid 900 s from completedAt. */
-export async function getExport(ctx: RequestContext): Promise<Response> {
+export async function getExport(ctx: RequestContext): Promise<Reply> {
   refuseScopedKeys(ctx);
   ctx.query.allowOnly([]);
   const job = await ctx.services.exports.store.find(ctx.caller.accountId, ctx.params.jobId!);
@@ -59,7 +60,7 @@ export async function getExport(ctx: RequestContext): Promise<Response> {
 }
 
 /** `GET /v1/exports/{jobId}/download`: the CSV behind a signed link, streamed chunk by chunk; no key needed. */
-export async function downloadExport(ctx: PublicContext): Promise<Response> {
+export async function downloadExport(ctx: PublicContext): Promise<Reply> {
   ctx.query.allowOnly(['expires', 'signature']);
   const jobId = ctx.params.jobId!;
   const expires = Number(ctx.url.searchParams.get('expires'));
@@ -79,12 +80,10 @@ export async function downloadExport(ctx: PublicContext): Promise<Response> {
       else controller.enqueue(encoder.encode(data));
     },
   });
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${job.filename}"`,
-      'cache-control': 'private, no-store',
-    },
+  return new Reply(200, body, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${job.filename}"`,
+    'cache-control': 'private, no-store',
   });
 }
 

@@ -3,9 +3,10 @@ import type { RequestContext } from '../http/context.ts';
 import { jsonList, rawJson } from '../http/respond.ts';
 import { cutPage } from '../paging/page.ts';
 import { HOT_LEADS, LAST_SEEN_AFTER, PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
+import type { Reply } from '../http/reply.ts';
 
 /** `GET /v1/people`: people in the caller's view, `lastSeen` descending. */
-export async function listPeople(ctx: RequestContext): Promise<Response> {
+export async function listPeople(ctx: RequestContext): Promise<Reply> {
   const { query, services, nowSeconds } = ctx;
   query.allowOnly([...PAGING_PARAMS, ...SITE_FILTER_PARAMS, LAST_SEEN_AFTER, HOT_LEADS]);
   const siteFilters = readSiteFilters(query);
@@ -21,7 +22,7 @@ export async function listPeople(ctx: RequestContext): Promise<Response> {
 }
 
 /** `GET /v1/people/{id}`: one person, or 404 when absent or outside the caller's scope. */
-export async function getPerson(ctx: RequestContext): Promise<Response> {
+export async function getPerson(ctx: RequestContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   const id = ctx.params.id!;
   const person = await ctx.services.people.get(await viewFor(ctx, {}), id);

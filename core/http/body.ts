@@ -1,10 +1,11 @@
 import { badRequest } from './errors.ts';
+import type { CoreRequest } from './reply.ts';
 
 /**
  * Reads an optional JSON body of at most `maxBytes`. An empty body gives undefined; a body
  * that is present must be sent as `application/json` and parse as JSON.
  */
-export async function readOptionalJson(request: Request, maxBytes: number): Promise<unknown> {
+export async function readOptionalJson(request: CoreRequest, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw badRequest(`The request body may be at most ${maxBytes} bytes.`);
   const text = await readText(request, maxBytes);
@@ -19,7 +20,7 @@ export async function readOptionalJson(request: Request, maxBytes: number): Prom
 }
 
 /** The body as text, refusing it as soon as it grows past the limit. */
-async function readText(request: Request, maxBytes: number): Promise<string> {
+async function readText(request: CoreRequest, maxBytes: number): Promise<string> {
   if (!request.body) return '';
   const reader = request.body.getReader();
   const decoder = new TextDecoder('utf-8', { fatal: true });

@@ -11,6 +11,7 @@ import type { SitesStore } from '../store/sites-store.ts';
 import type { StatsStore } from '../store/stats-store.ts';
 import type { Clock } from '../time/clock.ts';
 import type { Query } from './query.ts';
+import type { CoreRequest, Reply } from './reply.ts';
 
 /** What handlers work with, built once per API instance. */
 export interface Services {
@@ -28,7 +29,7 @@ export interface Services {
 
 /** One request, parsed at the edge. */
 export interface PublicContext {
-  request: Request;
+  request: CoreRequest;
   url: URL;
   params: Record<string, string>;
   query: Query;
@@ -42,6 +43,6 @@ export interface RequestContext extends PublicContext {
 }
 
 /** A handler for an authenticated route. */
-export type Handler = (ctx: RequestContext) => Promise<Response>;
+export type Handler = (ctx: RequestContext) => Promise<Reply>;
 /** A handler for a route that needs no key. */
-export type PublicHandler = (ctx: PublicContext) => Promise<Response>;
+export type PublicHandler = (ctx: PublicContext) => Promise<Reply>;

@@ -4,6 +4,7 @@
  * allowed origins carry the headers a browser needs to read them. Other origins get no CORS
  * headers at all, so the browser keeps their scripts from reading anything.
  */
+import { Reply, type CoreRequest } from './reply.ts';
 
 /** Which browser origins may call the API. */
 export interface CorsOptions {
@@ -21,9 +22,9 @@ const EXPOSED_HEADERS = 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining,
 /** The CORS behaviour of one API. */
 export interface Cors {
   /** The answer to a browser preflight from an allowed origin, or undefined for any other request. */
-  preflight(request: Request): Response | undefined;
+  preflight(request: CoreRequest): Reply | undefined;
   /** Adds the CORS headers an actual response to an allowed origin carries. */
-  decorate(request: Request, response: Response): Response;
+  decorate(request: CoreRequest, reply: Reply): Reply;
 }
 
 /** Builds the CORS behaviour for `options`, allowing `methods` in preflights; undefined when CORS is off. */
@@ -33,7 +34,7 @@ export function createCors(options: CorsOptions | undefined, methods: readonly s
   const origins = new Set(any ? [] : (options.origins as readonly string[]).map(normalizeOrigin));
   const maxAge = String(options.maxAgeSeconds ?? 7200);
   const allowMethods = [...new Set(methods)].join(', ');
-  const allowedOrigin = (request: Request): string | undefined => {
+  const allowedOrigin = (request: CoreRequest): string | undefined => {
     const origin = request.headers.get('origin');
     if (origin === null) return undefined;
     if (any) return '*';
@@ -44,25 +45,22 @@ export function createCors(options: CorsOptions | undefined, methods: readonly s
       if (request.method !== 'OPTIONS' || !request.headers.has('access-control-request-method')) return undefined;
       const origin = allowedOrigin(request);
       if (origin === undefined) return undefined;
-      return new Response(null, {
-        status: 204,
-        headers: {
-          'access-control-allow-origin': origin,
-          'access-control-allow-methods': allowMethods,
-          'access-control-allow-headers': ALLOWED_HEADERS,
-          'access-control-max-age': maxAge,
-          vary: 'Origin',
-        },
+      return new Reply(204, null, {
+        'access-control-allow-origin': origin,
+        'access-control-allow-methods': allowMethods,
+        'access-control-allow-headers': ALLOWED_HEADERS,
+        'access-control-max-age': maxAge,
+        vary: 'Origin',
       });
     },
-    decorate(request, response) {
+    decorate(request, reply) {
       // Caches must not hand one origin's answer to another, whether or not this one was allowed.
-      if (!any) response.headers.append('vary', 'Origin');
+      if (!any) reply.headers.append('vary', 'Origin');
       const origin = allowedOrigin(request);
-      if (origin === undefined) return response;
-      response.headers.set('access-control-allow-origin', origin);
-      response.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
-      return response;
+      if (origin === undefined) return reply;
+      reply.headers.set('access-control-allow-origin', origin);
+      reply.headers.set('access-control-expose-headers', EXPOSED_HEADERS);
+      return reply;
     },
   };
 }

@@ -1,3 +1,5 @@
+import type { CoreRequest } from './reply.ts';
+
 /** The header through which an adapter tells the core where it mounted the API. */
 export const MOUNT_HEADER = 'x-forwarded-prefix';
 
@@ -5,7 +7,7 @@ export const MOUNT_HEADER = 'x-forwarded-prefix';
  * Where an adapter mounted the API (e.g. `/api`), or '' at the root. Adapters set the header
  * and drop a client's own (see {@link atMountPoint}); a value that is not a plain path is ignored.
  */
-export function mountPrefix(request: Request): string {
+export function mountPrefix(request: CoreRequest): string {
   const prefix = request.headers.get(MOUNT_HEADER) ?? '';
   return /^(\/[\w.~-]+)+$/.test(prefix) ? prefix : '';
 }

@@ -1,42 +1,49 @@
 import type { ErrorBody } from '../resources/types.ts';
 import type { ApiError } from './errors.ts';
+import { Reply } from './reply.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The text each JSON response was built from, for adapters that can write text directly. */
 const BODY_TEXT = new WeakMap<Response, string>();
 
-/** A JSON response from a value. */
-export function json(body: unknown, status = 200): Response {
+/** A JSON answer from a value. */
+export function json(body: unknown, status = 200): Reply {
   return rawJson(JSON.stringify(body), status);
 }
 
-/** A JSON response from text that is already JSON (built by SQLite or by concatenation). */
-export function rawJson(text: string, status = 200): Response {
-  const response = new Response(text, { status, headers: { 'content-type': JSON_TYPE } });
-  BODY_TEXT.set(response, text);
-  return response;
+/** A JSON answer from text that is already JSON (built by SQLite or by concatenation). */
+export function rawJson(text: string, status = 200): Reply {
+  return new Reply(status, text, { 'content-type': JSON_TYPE });
 }
 
 /** A list page from resources that are already JSON text (written by SQLite): `{ data, pagination }`. */
-export function jsonList(items: readonly { json: string }[], pagination: unknown): Response {
+export function jsonList(items: readonly { json: string }[], pagination: unknown): Reply {
   return rawJson(`{"data":[${items.map((item) => item.json).join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+}
+
+/** The error envelope for an ApiError. */
+export function errorResponse(err: ApiError): Reply {
+  const body: ErrorBody = { error: { code: err.code, message: err.message, status: err.status } };
+  const reply = json(body, err.status);
+  for (const [name, value] of Object.entries(err.headers)) reply.headers.set(name, value);
+  return reply;
+}
+
+/** The answer as a Fetch Response (what `api.fetch` returns). */
+export function toResponse(reply: Reply): Response {
+  const response = new Response(reply.body, { status: reply.status, headers: reply.headers.toObject() });
+  if (typeof reply.body === 'string') BODY_TEXT.set(response, reply.body);
+  return response;
 }
 
 /**
  * The JSON text a response of the core was built from, while its body is unread; undefined for
  * any other response. Reading a Fetch body back out of its stream costs Node more than the page
- * query does, so Node's listener writes this text instead; runtimes whose servers take a
- * Response natively (Bun, Deno) need it not.
+ * query does, so Node's listener writes this text when it serves a handler other than the core's
+ * own (which it asks for a Reply instead); runtimes whose servers take a Response natively (Bun,
+ * Deno) need it not.
  */
 export function bodyTextOf(response: Response): string | undefined {
   return response.bodyUsed ? undefined : BODY_TEXT.get(response);
-}
-
-/** The error envelope for an ApiError. */
-export function errorResponse(err: ApiError): Response {
-  const body: ErrorBody = { error: { code: err.code, message: err.message, status: err.status } };
-  const res = json(body, err.status);
-  for (const [name, value] of Object.entries(err.headers)) res.headers.set(name, value);
-  return res;
 }
