@@ -2,11 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bodyTextOf, createApi, ManualClock, toNodeListener, type Api, type FetchHandler } from '../../adapters/node/index.ts';
+import { rawRequest } from './raw-http.ts';
 
 /**
- * How Node's listener writes answers and reports disconnects: the core's JSON answers are
- * written from the text they were built from, any other Response is read from its body, and
- * the Request's signal aborts only when the client leaves before the answer is complete.
+ * How Node's listener writes answers and reports disconnects: the core's own API is asked for a
+ * Reply through `reply` (no Fetch objects), the core's JSON answers are written from the text
+ * they were built from, any other Response is read from its body, and the Request's signal
+ * aborts only when the client leaves before the answer is complete.
  */
 
 let server: Server | undefined;
@@ -110,5 +112,35 @@ describe('the Node listener', () => {
     client.abort();
     await done;
     expect(signal!.aborted).toBe(true);
+  });
+
+  it("asks the core's API for a Reply and builds no Request, answering what api.fetch answers", async () => {
+    api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
+    const account = await api.admin.createAccount({ name: 'Listener' });
+    const { key } = await api.admin.issueAccountKey(account.id);
+    const core = api;
+    let fetched = 0;
+    const { base } = await serveHandler({ fetch: (request) => (fetched++, core.fetch(request)), reply: (request) => core.reply(request) });
+    const overHttp = await fetch(`${base}/v1/people?limit=5`, { headers: { 'x-api-key': key } });
+    const inProcess = await core.fetch(new Request('http://api.test/v1/people?limit=5', { headers: { 'x-api-key': key } }));
+    expect(overHttp.status).toBe(200);
+    expect(await overHttp.text()).toBe(await inProcess.text());
+    for (const name of ['content-type', 'x-ratelimit-limit']) expect(overHttp.headers.get(name)).toBe(inProcess.headers.get(name));
+    expect(overHttp.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
+    expect(fetched).toBe(0);
+  });
+
+  it('gives the core every value of a repeated header, comma-joined as a Fetch Headers would', async () => {
+    api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
+    const account = await api.admin.createAccount({ name: 'Listener' });
+    const { key } = await api.admin.issueAccountKey(account.id);
+    const port = Number(new URL((await serveHandler(api)).base).port);
+    const once = await rawRequest(port, `GET /v1/people HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+    const twice = await rawRequest(port, `GET /v1/people HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nx-api-key: ${key}\r\nConnection: close\r\n\r\n`);
+    expect(once.status).toBe(200);
+    // "key, key" is no key: refused, as it is when the same request reaches api.fetch.
+    expect(twice.status).toBe(403);
+    const viaFetch = await api.fetch(new Request('http://x/v1/people', { headers: [['x-api-key', key], ['x-api-key', key]] }));
+    expect(viaFetch.status).toBe(403);
   });
 });
