@@ -230,8 +230,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     return cors ? cors.decorate(request, response) : response;
   }
 
+  const fetch = async (request: Request): Promise<Response> => toResponse(await reply(request));
+  REPLIES.set(fetch, reply);
   return {
-    fetch: async (request) => toResponse(await reply(request)),
+    fetch,
     reply,
     admin,
     db,
@@ -247,6 +249,17 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     },
     reset,
   };
+}
+
+/** Each API's `reply`, by its `fetch`: how an adapter handed `{ fetch }` knows it is the core's own. */
+const REPLIES = new WeakMap<Api['fetch'], Api['reply']>();
+
+/**
+ * The core's `reply` behind a fetch function, when it is an API's own `fetch`; undefined for any
+ * other (a wrapper that changes answers must see every request go through it).
+ */
+export function replyBehind(fetch: Api['fetch']): Api['reply'] | undefined {
+  return REPLIES.get(fetch);
 }
 
 /** Adds the headers every response carries. */

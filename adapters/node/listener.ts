@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { bodyTextOf, MOUNT_HEADER, type CoreRequest, type Reply } from '../../core/index.ts';
+import { bodyTextOf, MOUNT_HEADER, replyBehind, type Reply } from '../../core/index.ts';
 import { NodeCoreRequest } from './core-request.ts';
 import { errorEnvelope, unusableTargetMessage, type Envelope } from '../shared/error-envelope.ts';
 import { writeEnvelope } from './client-errors.ts';
@@ -9,8 +9,6 @@ import { writeEnvelope } from './client-errors.ts';
 /** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;
-  /** The core's answer before it is a Response (the core's Api has it): used instead of `fetch` when present. */
-  reply?(request: CoreRequest): Promise<Reply>;
 }
 
 /** Options shared by the listener and the middleware. */
@@ -37,6 +35,8 @@ export function toMiddleware(api: FetchHandler, options: MountOptions = {}) {
 
 function createMount(api: FetchHandler, options: MountOptions) {
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
+  // The core's own API (its fetch, however the object around it was copied) is asked for Replies.
+  const reply = replyBehind(api.fetch);
   return async (req: IncomingMessage, res: ServerResponse, next: ((err?: unknown) => void) | null) => {
     const path = originForm(req.url ?? '/');
     // A target that is no path ('*', an unusable URL) names nothing under any prefix: the host's
@@ -53,10 +53,10 @@ function createMount(api: FetchHandler, options: MountOptions) {
       // point and strips it itself, answering 404 for anything outside it.
       const baseUrl = (req as IncomingMessage & { baseUrl?: string }).baseUrl ?? '';
       const url = `http://${hostOf(req)}${baseUrl}${path}`;
-      if (api.reply) {
+      if (reply) {
         // The core's own API: no Fetch Request or Response on the way (see core/http/reply.ts).
         if (!URL.canParse(url)) return writeEnvelope(res, unusableTarget(req.url ?? ''));
-        return await writeReply(await api.reply(new NodeCoreRequest(req, url, baseUrl + prefix)), res);
+        return await writeReply(await reply(new NodeCoreRequest(req, url, baseUrl + prefix)), res);
       }
       const request = toRequest(req, url, res, baseUrl + prefix);
       if (!request) return writeEnvelope(res, unusableTarget(req.url ?? ''));

@@ -118,16 +118,37 @@ describe('the Node listener', () => {
     api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
     const account = await api.admin.createAccount({ name: 'Listener' });
     const { key } = await api.admin.issueAccountKey(account.id);
-    const core = api;
-    let fetched = 0;
-    const { base } = await serveHandler({ fetch: (request) => (fetched++, core.fetch(request)), reply: (request) => core.reply(request) });
-    const overHttp = await fetch(`${base}/v1/people?limit=5`, { headers: { 'x-api-key': key } });
-    const inProcess = await core.fetch(new Request('http://api.test/v1/people?limit=5', { headers: { 'x-api-key': key } }));
+    // A copy of the API object keeps its own fetch, so it is still the core's API.
+    const port = Number(new URL((await serveHandler({ ...api })).base).port);
+    const Original = globalThis.Request;
+    let built = 0;
+    globalThis.Request = class extends Original {
+      constructor(...args: ConstructorParameters<typeof Request>) {
+        super(...args);
+        built++;
+      }
+    };
+    let overHttp;
+    try {
+      overHttp = await rawRequest(port, `GET /v1/people?limit=5 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nConnection: close\r\n\r\n`);
+    } finally {
+      globalThis.Request = Original;
+    }
+    expect(built).toBe(0);
+    const inProcess = await api.fetch(new Request('http://x/v1/people?limit=5', { headers: { 'x-api-key': key } }));
     expect(overHttp.status).toBe(200);
-    expect(await overHttp.text()).toBe(await inProcess.text());
-    for (const name of ['content-type', 'x-ratelimit-limit']) expect(overHttp.headers.get(name)).toBe(inProcess.headers.get(name));
-    expect(overHttp.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{32}$/);
-    expect(fetched).toBe(0);
+    expect(overHttp.body).toBe(await inProcess.text());
+    for (const name of ['content-type', 'x-ratelimit-limit']) expect(overHttp.headers[name]).toBe(inProcess.headers.get(name));
+    expect(overHttp.headers['x-request-id']).toMatch(/^req_[0-9a-f]{32}$/);
+  });
+
+  it("sends every request through a wrapper's own fetch, even one spread from the core's API", async () => {
+    api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
+    const core = api;
+    const seen: string[] = [];
+    const { base } = await serveHandler({ ...core, fetch: (request) => (seen.push(new URL(request.url).pathname), core.fetch(request)) });
+    expect((await fetch(`${base}/v1/health`)).status).toBe(200);
+    expect(seen).toEqual(['/v1/health']);
   });
 
   it('gives the core every value of a repeated header, comma-joined as a Fetch Headers would', async () => {
