@@ -3,10 +3,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import { announce, databaseArgument } from './api-options.ts';
-import { naiveJourney } from './naive-page.ts';
+import { naiveRoutes } from './naive-page.ts';
 
 const db = new BetterSqlite3(databaseArgument());
-const handle = naiveJourney((sql) => db.prepare(sql));
+const handle = naiveRoutes((sql) => db.prepare(sql));
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const body = handle(url.pathname, url.searchParams);

@@ -7,6 +7,7 @@
  * body parsed) and `JSON.stringify` the page with the person's summary. The body has the shape
  * of ours, so both send the same bytes' worth of JSON.
  */
+import { naivePeople } from './naive-list.ts';
 
 /** A prepared statement of any of the three SQLite drivers: positional parameters, rows as objects. */
 export interface NaiveStatement {
@@ -99,10 +100,16 @@ export function decodePosition(cursor: string): Position {
 
 const EVENTS_PATH = /^\/v1\/people\/([^/]+)\/events$/;
 
-/** The bare servers' handler: `/v1/people/{id}/events?limit&cursor` → the body, or null for a path or person it does not serve. */
-export function naiveJourney(prepare: Prepare): (pathname: string, search: URLSearchParams) => string | null {
+/**
+ * The bare servers' handler: `/v1/people/{id}/events?limit&cursor` (a journey page) and
+ * `/v1/people?cursor` (a people page, naive-list.ts) → the body, or null for a path or person it
+ * does not serve.
+ */
+export function naiveRoutes(prepare: Prepare): (pathname: string, search: URLSearchParams) => string | null {
   const pages = naivePages(prepare);
+  const people = naivePeople(prepare);
   return (pathname, search) => {
+    if (pathname === '/v1/people') return people(search);
     const match = EVENTS_PATH.exec(pathname);
     if (!match) return null;
     const limit = Math.min(100, Math.max(1, Number(search.get('limit') ?? 50) || 50));
@@ -111,9 +118,9 @@ export function naiveJourney(prepare: Prepare): (pathname: string, search: URLSe
   };
 }
 
-/** {@link naiveJourney} as a fetch handler, for the runtimes whose servers speak Request/Response (Bun, Deno). */
+/** {@link naiveRoutes} as a fetch handler, for the runtimes whose servers speak Request/Response (Bun, Deno). */
 export function naiveFetch(prepare: Prepare): (request: Request) => Response {
-  const handle = naiveJourney(prepare);
+  const handle = naiveRoutes(prepare);
   return (request) => {
     const url = new URL(request.url);
     const body = handle(url.pathname, url.searchParams);

@@ -4,7 +4,7 @@
  * rows mapped to the API's objects and the page `JSON.stringify`-ed, as on SQLite.
  */
 import type pg from 'pg';
-import { EMPTY_PAGE, planPage, renderPage, type ListRequest, type Row, type SiteRow } from './people-floor.ts';
+import { EMPTY_PAGE, planPage, renderPage, type ListRequest, type Row, type SiteRow } from './list-pages.ts';
 import { numberClient } from './pg-journey-floor.ts';
 import type { ListFloors } from './floors.ts';
 
