@@ -15,16 +15,17 @@ const ms = (c: CaseResult | number) => `${(typeof c === 'number' ? c : c.medianM
 const ratio = (a: CaseResult, b: CaseResult) => `${(a.medianMs! / b.medianMs!).toFixed(2)}×`;
 
 /**
- * The profile behind the notes, on the default data (2026-11-21, 2-core machine): the V8 sampling
- * profiler (node:inspector) over 6,000 api.fetch pages at depth 10,000 of the 50k journey, request
- * loop only, by category; and the page statement timed alone against the same statement inside the loop.
+ * The profile behind the notes, on the default data (2026-11-25, 2-core machine): the V8 sampling
+ * profiler (`node --cpu-prof`) over 30,000 api.fetch pages of the 50k journey (first page, text read
+ * back), by category; and the page statement timed alone against the same statement inside the loop.
  */
 const PROFILE =
-  'A CPU profile of api.fetch pages (depth 10,000 of the 50k journey, default data) splits one as: SQLite running its three statements (key lookup, person summary, the page joined into one string by SQLite) ~45%; ' +
-  'the fetch Request/Response and reading the body stream ~22%; our own JS ~12%; synchronous node:crypto (key SHA-256, cursor HMAC verify and sign) ~3%; Kysely ~1% (hot queries are compiled once per shape and their statements prepared once); GC ~2%. ' +
+  'A CPU profile of api.fetch pages (the 50k journey, default data) splits one as: SQLite running its four statements (key lookup, the rate-limit count, person summary, the page joined into one string by SQLite) ~47%; ' +
+  'the Fetch Request and Response around the core (an AbortSignal, Headers, a body stream each, the body encoded to UTF-8 and decoded back by text()) ~11%, which the Node adapter skips by asking the core for its Reply; ' +
+  'our own JS ~12%; synchronous node:crypto (key SHA-256, cursor HMAC) ~3%; GC ~6%; Kysely ~1% (hot queries are compiled once per shape and their statements prepared once). ' +
   'The page statement takes ~85 µs run alone in a tight loop but 150–200 µs between requests, where the JS work in between has evicted what it keeps in the CPU caches; ' +
-  'the floor runs in a tight loop with two cached statements (the person, the page), 100 JSON.parse and one JSON.stringify. ' +
-  'Reaching 0.6× would need the request/response objects and the key and person lookups to cost next to nothing: they are now most of the gap.';
+  'the floor runs in a tight loop with two cached statements (the person, the page), 100 JSON.parse and one JSON.stringify, and no key, limit or cursor statement. ' +
+  'Reaching 0.6× would need the key lookup and the rate-limit count to cost next to nothing: with the page itself they are now most of our time.';
 
 /**
  * Note for the depth targets: ours against the floor's own depth ratios in this run, and against
