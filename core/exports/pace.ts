@@ -1,5 +1,5 @@
 /* How export work shares the event loop with requests. */
-import { hasImmediate, nextTurn } from '../time/next-turn.ts';
+import { hasImmediate, nextTurn, requestsWaitOnTurn } from '../time/next-turn.ts';
 
 /** How long export work runs per turn while nothing else wants the thread. */
 const IDLE_SLICE_MS = 2;
@@ -19,15 +19,28 @@ let busy = false;
 function scheduleTurn(): void {
   if (turnScheduled) return;
   turnScheduled = true;
-  nextTurn(() => {
-    turnScheduled = false;
-    turnStarted = performance.now();
-    busy = turnStarted - lastYield > BUSY_GAP_MS;
-    // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
-    if (busy) waiting.shift()!();
-    else for (const wake of waiting.splice(0)) wake();
-    if (waiting.length > 0) scheduleTurn();
-  });
+  nextTurn(turn);
+}
+
+/** Whether this turn already stepped aside once for requests' work. */
+let deferred = false;
+
+function turn(): void {
+  // Requests' work queued behind this turn (their rate-limit count) goes first; the step then runs
+  // in the next turn's timers, before new requests are read. Once only, so exports never starve.
+  if (requestsWaitOnTurn() && !deferred) {
+    deferred = true;
+    setTimeout(turn, 0);
+    return;
+  }
+  deferred = false;
+  turnScheduled = false;
+  turnStarted = performance.now();
+  busy = turnStarted - lastYield > BUSY_GAP_MS;
+  // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
+  if (busy) waiting.shift()!();
+  else for (const wake of waiting.splice(0)) wake();
+  if (waiting.length > 0) scheduleTurn();
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '../time/clock.ts';
-import { nextTurn } from '../time/next-turn.ts';
+import { nextTurnForRequests } from '../time/next-turn.ts';
 import type { RateLimitsStore, StoredWindow } from '../store/rate-limits-store.ts';
 
 /** The outcome of counting one request against a bucket. */
@@ -51,7 +51,7 @@ export class HourlyRateLimiter {
    */
   take(bucket: string, limit: number): Promise<RateDecision> {
     return new Promise((settle, fail) => {
-      if (this.#pending.size === 0) nextTurn(() => void this.#flush());
+      if (this.#pending.size === 0) nextTurnForRequests(() => void this.#flush());
       const queue = this.#pending.get(bucket);
       if (queue) queue.push({ limit, settle, fail });
       else this.#pending.set(bucket, [{ limit, settle, fail }]);

@@ -7,3 +7,25 @@ export const hasImmediate = typeof (globalThis as { setImmediate?: unknown }).se
 export const nextTurn: (run: () => void) => void = hasImmediate
   ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
   : (run) => setTimeout(run, 0);
+
+/** Turns queued by {@link nextTurnForRequests} that have not run yet. */
+let requestTurns = 0;
+
+/**
+ * Queues work that requests are waiting on (the turn's rate-limit count) for the next turn.
+ * Background work already queued for that turn steps aside for it ({@link requestsWaitOnTurn}):
+ * turns run first come first served, so an export step queued a moment earlier would otherwise
+ * hold every request of the turn for its few milliseconds.
+ */
+export function nextTurnForRequests(run: () => void): void {
+  requestTurns++;
+  nextTurn(() => {
+    requestTurns--;
+    run();
+  });
+}
+
+/** Whether requests wait on work queued for a turn that has not run yet. */
+export function requestsWaitOnTurn(): boolean {
+  return requestTurns > 0;
+}

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApi, ManualClock, type Api } from '../../adapters/node/index.ts';
+import { yieldToEventLoop } from '../../core/exports/runner.ts';
+import { HourlyRateLimiter } from '../../core/limits/rate-limiter.ts';
+import { RateLimitsStore } from '../../core/store/rate-limits-store.ts';
+import { nextTurnForRequests } from '../../core/time/next-turn.ts';
+
+/** Lets the current export slice end, so the next yield waits for a turn of its own. */
+const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+describe('export steps sharing the event loop with requests', () => {
+  let api: Api;
+  afterEach(async () => api?.close());
+
+  it("lets the rate-limit count of requests that arrive while an export step waits for its turn go first", async () => {
+    const clock = new ManualClock(0);
+    api = await createApi({ database: ':memory:', clock });
+    const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(api.db));
+    await limiter.take('warm-up', 5);
+    await sliceOver();
+    const order: string[] = [];
+    const step = yieldToEventLoop().then(() => order.push('export step'));
+    const request = limiter.take('a', 5).then(() => order.push('request counted'));
+    await Promise.all([step, request]);
+    expect(order).toEqual(['request counted', 'export step']);
+  });
+
+  it('still takes its step while requests keep arriving: it steps aside once, not for ever', async () => {
+    await sliceOver();
+    let stepped = false;
+    const step = yieldToEventLoop().then(() => (stepped = true));
+    let turns = 0;
+    for (; turns < 50 && !stepped; turns++) {
+      nextTurnForRequests(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await step;
+    expect(turns).toBeLessThan(50);
+  });
+});
