@@ -81,15 +81,34 @@ export function renderPage(plan: PagePlan, rows: Row[]): string {
 /** The body of a page that selects no site. */
 export const EMPTY_PAGE = (): string => body([], undefined);
 
+/** Prepares a statement on any SQLite driver: positional parameters, rows as objects. */
+export type PrepareList = (sql: string) => { all(...params: unknown[]): unknown[] };
+
+/** Pages over one connection: each planned per request, its statement prepared once per SQL text. */
+export function listPages(prepare: PrepareList): (request: ListRequest, sites: SiteRow[], accountId: string) => string {
+  const statements = new Map<string, ReturnType<PrepareList>>();
+  return (request, sites, accountId) => {
+    const plan = planPage(request, sites, accountId);
+    if (!plan) return EMPTY_PAGE();
+    let statement = statements.get(plan.sql);
+    if (!statement) statements.set(plan.sql, (statement = prepare(plan.sql)));
+    return renderPage(plan, statement.all(...plan.params) as Row[]);
+  };
+}
+
+/** The keyset position a page's `nextCursor` carries (the inverse of what {@link renderPage} writes). */
+export function decodeCursor(cursor: string): [number, string] {
+  return JSON.parse(atob(cursor.replace(/-/g, '+').replace(/_/g, '/'))) as [number, string];
+}
+
 /** Which rows a page reads: one site's, several sites' summed per owner (a scoped key), or the account's (narrowed by sites). */
 export type View = 'site' | 'scope' | 'sites' | 'account';
 
 function peopleSql(view: View, r: ListRequest, sites: SiteRow[], accountId: string) {
   const params: unknown[] = [];
   const where: string[] = [];
-  const list = sites.map(() => '?').join(', ');
-  const pks = sites.map((s) => s.pk);
-  const [seen, id] = view === 'site' ? ['ps.last_seen', 'ps.person_id'] : view === 'scope' ? ['g.last_seen', 'p.id'] : ['p.last_seen', 'p.id'];
+  const { list, pks } = placeholders(sites);
+  const [seen, id] = sortColumns(view, 'p', 'person');
   // Attributed to the most recent of the selected sites, as the core does.
   const latestSite = (person: string) => `(SELECT x.site_pk FROM person_sites x WHERE x.person_pk = ${person} AND x.site_pk IN (${list}) ORDER BY x.last_seen DESC, x.site_pk DESC LIMIT 1)`;
   let sql: string;
@@ -121,9 +140,8 @@ function peopleSql(view: View, r: ListRequest, sites: SiteRow[], accountId: stri
 function companiesSql(view: View, r: ListRequest, sites: SiteRow[], accountId: string) {
   const params: unknown[] = [];
   const where: string[] = [];
-  const list = sites.map(() => '?').join(', ');
-  const pks = sites.map((s) => s.pk);
-  const [seen, id] = view === 'site' ? ['cs.last_seen', 'cs.company_id'] : view === 'scope' ? ['g.last_seen', 'c.id'] : ['c.last_seen', 'c.id'];
+  const { list, pks } = placeholders(sites);
+  const [seen, id] = sortColumns(view, 'c', 'company');
   let sql: string;
   if (view === 'site') {
     sql = `SELECT ${COMPANY_COLUMNS}, cs.visit_count, cs.first_seen, cs.last_seen FROM company_sites cs JOIN companies c ON c.pk = cs.company_pk`;
@@ -145,6 +163,17 @@ function companiesSql(view: View, r: ListRequest, sites: SiteRow[], accountId: s
     }
   }
   return finish(sql, where, params, seen, id, r);
+}
+
+/** The selected sites as `?` placeholders for an `IN (…)`, and their pks to bind. */
+function placeholders(sites: SiteRow[]): { list: string; pks: number[] } {
+  return { list: sites.map(() => '?').join(', '), pks: sites.map((s) => s.pk) };
+}
+
+/** The sort key's columns: one site's rows (`ps`/`cs`), a scope's grouped rows (`g`), or the table's own. */
+function sortColumns(view: View, table: 'p' | 'c', entity: 'person' | 'company'): [string, string] {
+  if (view === 'site') return [`${table}s.last_seen`, `${table}s.${entity}_id`];
+  return [view === 'scope' ? 'g.last_seen' : `${table}.last_seen`, `${table}.id`];
 }
 
 /** Adds the lastSeen filter, the keyset condition, the order and the limit. */

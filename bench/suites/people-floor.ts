@@ -4,7 +4,7 @@
  * `JSON.stringify`), no auth and no signing.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { EMPTY_PAGE, planPage, renderPage, type ListRequest, type Row, type SiteRow } from './list-pages.ts';
+import { listPages, type ListRequest, type SiteRow } from './list-pages.ts';
 
 export type { ListRequest } from './list-pages.ts';
 
@@ -12,7 +12,7 @@ export type { ListRequest } from './list-pages.ts';
 export class ListFloor {
   readonly #db: BetterSqlite3.Database;
   readonly #sites: BetterSqlite3.Statement<[string], SiteRow>;
-  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #pages: ReturnType<typeof listPages>;
 
   constructor(
     path: string,
@@ -20,15 +20,12 @@ export class ListFloor {
   ) {
     this.#db = new BetterSqlite3(path, { readonly: true });
     this.#sites = this.#db.prepare('SELECT pk, domain, client_ref FROM sites WHERE account_id = ?');
+    this.#pages = listPages((sql) => this.#db.prepare(sql));
   }
 
   /** One page as JSON text, `{ data, pagination }`. */
   page(request: ListRequest): string {
-    const plan = planPage(request, this.#sites.all(this.accountId), this.accountId);
-    if (!plan) return EMPTY_PAGE();
-    let statement = this.#statements.get(plan.sql);
-    if (!statement) this.#statements.set(plan.sql, (statement = this.#db.prepare(plan.sql)));
-    return renderPage(plan, statement.all(...plan.params) as Row[]);
+    return this.#pages(request, this.#sites.all(this.accountId), this.accountId);
   }
 
   close(): void {
