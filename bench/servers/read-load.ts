@@ -92,7 +92,7 @@ const after = (seconds: number) => new Promise<void>((r) => setTimeout(r, second
 
 function figures({ latencies, seconds }: { latencies: number[]; seconds: number }): PhaseFigures {
   const { medianMs, p99Ms } = percentiles(latencies);
-  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: Math.max(...latencies) };
+  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: latencies.reduce((max, l) => Math.max(max, l), 0) };
 }
 
 /** Starts the exports, polls them to completion; their row counts and how long they took. */
