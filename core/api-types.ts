@@ -61,13 +61,14 @@ export interface ApiOptions {
   /** Page size when `limit` is not given. Default 50. */
   defaultPageSize?: number;
   /**
-   * Export tuning: people per write step (default 25, which keeps memory flat and steps short); people pks per collection
-   * step (default 250); rows per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each
-   * step (default: yield to the event loop); `leaseSeconds`, how long a claim on a job lasts without progress (default 30:
-   * a job whose process died is taken over by another process on the database after that); `pollIntervalMs`, how often
-   * this API looks for such jobs (default 2,000; 0 only at start).
+   * Export tuning: people per write step (default 25, which keeps memory flat and steps short); people pks per
+   * collection step (default 250); `runPks`, people pks per sorted run of the selection on SQLite (default 4,000); rows
+   * per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each step (default: yield
+   * to the event loop), which may resolve to the share of a full step to take next (below 1); `leaseSeconds`, how long
+   * a claim on a job lasts without progress (default 30: a job whose process died is taken over by another process on
+   * the database after that); `pollIntervalMs`, how often this API looks for such jobs (default 2,000; 0 only at start).
    */
-  exports?: { batchRows?: number; collectPks?: number; rowCap?: number; chunkChars?: number; leaseSeconds?: number; pollIntervalMs?: number; pace?: () => Promise<void> };
+  exports?: { batchRows?: number; collectPks?: number; runPks?: number; rowCap?: number; chunkChars?: number; leaseSeconds?: number; pollIntervalMs?: number; pace?: () => Promise<number | void> };
   /**
    * SHA-256 and HMAC for keys, cursors and download links. Default: WebCrypto (asynchronous);
    * the runtime adapters pass synchronous `node:crypto` digests.

@@ -60,10 +60,14 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
     // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
     // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
-    // 25 people a step: a request waits for at most one step of an export (issue 12.3).
+    // 25 people a full step; while requests are being served, steps are a third of that, and a
+    // request waits behind about one of them (issue 12.3).
     batchRows: options.exports?.batchRows ?? 25,
     // A collection step over 250 people takes about 1 ms (100,000 people, no filters; filters with subqueries cost more).
     collectPks: options.exports?.collectPks ?? 250,
+    // 16 full collection steps: a run's pages are few enough to stage and move in slices, and a
+    // million people make 250 runs, which the writer merges reading 4 members of each at a time.
+    runPks: options.exports?.runPks ?? 4000,
     rowCap: options.exports?.rowCap ?? 1_000_000,
     // Below V8's large-object size even as two-byte text: a bigger chunk's string lands in the
     // old generation, where only a full collection frees it, and memory grew with the run.

@@ -76,7 +76,7 @@ export class RunMerge {
   }
 
   /** Opens every run of the job after `after` (the last row written, or null), calling `pace` between groups of runs. */
-  static async open(store: ExportMembersStore, jobId: string, descending: boolean, after: MemberKey | null, pace: () => Promise<void>): Promise<RunMerge> {
+  static async open(store: ExportMembersStore, jobId: string, descending: boolean, after: MemberKey | null, pace: () => Promise<unknown>): Promise<RunMerge> {
     const merge = new RunMerge(store, jobId, descending, after);
     const runs: number[] = [];
     for (let run = await store.nextRun(jobId, null); run !== undefined; run = await store.nextRun(jobId, run)) {

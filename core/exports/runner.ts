@@ -8,16 +8,19 @@ import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
 import { CSV_HEADER, toCsvCells, toCsvLine, type ExportRow } from './columns.ts';
 import type { ExportFilters } from './filters.ts';
+import { scaled, shareOf } from './pace.ts';
 import { RunMerge } from './run-merge.ts';
 
 export { yieldToEventLoop } from './pace.ts';
 
 /** Tuning of export runs. */
 export interface ExportRunnerOptions {
-  /** People written per step; each step is one small transaction. */
+  /** People written per full step; each step is one small transaction. */
   batchRows: number;
-  /** People pks walked per collection step (the selection is collected before writing starts). */
+  /** People pks walked per full collection step (the selection is collected before writing starts). */
   collectPks: number;
+  /** People pks per sorted run of members, where the database keeps sorted runs (SQLite); the writer merges the runs. */
+  runPks: number;
   /** The most rows one file holds; a job that selects more is `partial`. */
   rowCap: number;
   /** About how much CSV text goes into one stored chunk (and between two progress marks). */
@@ -28,13 +31,17 @@ export interface ExportRunnerOptions {
   leaseSeconds: number;
   /** How often to look for jobs no runner holds (a process that died, another that stopped), in ms; 0 never. */
   pollIntervalMs: number;
-  /** Awaited before each step of a run; by default yields to the event loop. Tests hold jobs here. */
-  pace: () => Promise<void>;
+  /**
+   * Awaited before each step of a run; by default yields to the event loop. It may resolve to the
+   * share of a full step to take next (a number below 1; the default pace asks for a third while
+   * requests are being served). Tests hold jobs here.
+   */
+  pace: () => Promise<number | void>;
   onError: (error: unknown) => void;
 }
 
-/** Chunks a failed job's cleanup removes per step (members go a run per step). */
-const DROP_CHUNKS = 16;
+/** What a full cleanup step removes: members of a finished job, chunks of a failed one. */
+const DROP = { members: 4_000, chunks: 16 };
 
 /**
  * Runs export jobs outside the requests that start them: `processing` → `complete` or `failed`.
@@ -52,6 +59,8 @@ export class ExportRunner {
   /** Identifies this runner's leases: random, so two processes never share one. */
   readonly #owner = `run_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
   #stopped = false;
+  /** The share of a full step the last pace asked for: the size of a step that follows no pace of its own. */
+  #share = 1;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -104,8 +113,13 @@ export class ExportRunner {
     return { owner: this.#owner, until: this.#now() + this.options.leaseSeconds };
   }
 
+  /** Awaits the pace; the share of a full step to take next. */
+  async #pace(): Promise<number> {
+    return (this.#share = shareOf(await this.options.pace()));
+  }
+
   async #run(jobId: string): Promise<void> {
-    await this.options.pace();
+    await this.#pace();
     if (this.#stopped) return;
     const found = await this.store.findAny(jobId);
     if (!found) return;
@@ -140,14 +154,16 @@ export class ExportRunner {
   async #collect(job: ExportJob): Promise<boolean> {
     if (job.member_count !== null) return true;
     if (job.collect_until_pk === null) await this.store.startCollection(job, this.#now(), this.#lease());
+    await this.store.members.beginCollection(job, this.options.runPks);
     const filters = JSON.parse(job.filters) as ExportFilters;
     const sites = await this.sites.list(job.account_id);
     // The run's first pace stands before the first step.
     for (let first = true; job.member_count === null; first = false) {
-      if (!first) await this.options.pace();
+      const share = first ? this.#share : await this.#pace();
       if (this.#stopped) return false;
-      const { collectPks, rowCap } = this.options;
-      await this.store.collectStep(job, (record) => this.store.members.collectStep(job, filters, sites, collectPks, rowCap, record), this.#lease());
+      const { collectPks, runPks, rowCap } = this.options;
+      const sizes = { pks: scaled(collectPks, share), runPks, cap: rowCap };
+      await this.store.collectStep(job, (record) => this.store.members.collectStep(job, filters, sites, sizes, record), this.#lease());
     }
     return true;
   }
@@ -163,13 +179,13 @@ export class ExportRunner {
     if (job.next_seq >= total) return true;
     const filters = JSON.parse(job.filters) as ExportFilters;
     const sites = new SiteCache(this.sites, job.account_id);
-    const merge = await RunMerge.open(this.store.members, job.id, isDescending(filters), ExportsStore.writtenKey(job), this.options.pace);
+    const merge = await RunMerge.open(this.store.members, job.id, isDescending(filters), ExportsStore.writtenKey(job), () => this.#pace());
     let pending = job.next_seq === 0 ? CSV_HEADER : '';
     let written = job.next_seq;
     while (written < total) {
-      await this.options.pace();
+      const share = await this.#pace();
       if (this.#stopped) return false;
-      const members = await merge.next(Math.min(this.options.batchRows, total - written));
+      const members = await merge.next(Math.min(scaled(this.options.batchRows, share), total - written));
       if (members.length === 0) throw new Error(`export ${job.id}: its members ran out at row ${written} of ${total}`);
       pending += await this.#lines(members, sites);
       written += members.length;
@@ -200,8 +216,8 @@ export class ExportRunner {
 
   /** Removes what a finished job no longer needs (its members; a failed job's chunks too), a step at a time. */
   async #dropLeftovers(job: Pick<ExportJob, 'id' | 'status'>): Promise<void> {
-    while (await this.store.dropStep(job, DROP_CHUNKS)) {
-      await this.options.pace();
+    for (let share = this.#share; await this.store.dropStep(job, { members: scaled(DROP.members, share), chunks: scaled(DROP.chunks, share) }); ) {
+      share = await this.#pace();
       if (this.#stopped) return;
     }
   }

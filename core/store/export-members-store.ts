@@ -5,6 +5,7 @@ import type { Site } from '../scope/view.ts';
 import { CompiledQueries } from './compiled-queries.ts';
 import { dialectOf, type SqlDialect } from './dialect/index.ts';
 import { attributedSite, selectionConditions, sortKeys } from './export-selection.ts';
+import { StagedRuns, type CollectProgress, type CollectTable } from './export-staging.ts';
 import type { ExportJob } from './exports-store.ts';
 import type { Db } from './schema.ts';
 
@@ -23,20 +24,17 @@ export function keyOf(member: MemberRef): MemberKey {
   return { k1: member[0], k2: member[1], person_id: member[2] };
 }
 
-/** How far a collection step got, as the job row records it. */
-export interface CollectProgress {
-  collect_after_pk: number;
-  collected: number;
-  member_count?: number;
-  partial?: number;
+/** How much one collection step takes on. */
+export interface CollectSizes {
+  /** People pks this step walks (or, staging a run, members it moves). */
+  pks: number;
+  /** People pks a sorted run spans (where the dialect keeps sorted runs). */
+  runPks: number;
+  /** The most rows a file holds. */
+  cap: number;
 }
 
-/**
- * Collection steps per sorted run of members (where the dialect keeps sorted runs). A step inserts
- * its rows in key order within its run, so it rewrites at most the run's pages (about 45 for a run
- * of 2,000 people, eight steps of the default 250 pks), however large the selection.
- */
-const STEPS_PER_RUN = 16;
+export type { CollectProgress };
 
 /** How collection's SQL names the people table (the dialect may add a hint after it). */
 const PEOPLE_FROM = 'from "people" as "p"';
@@ -49,47 +47,62 @@ const PEOPLE_FROM = 'from "people" as "p"';
 export class ExportMembersStore {
   readonly #queries: CompiledQueries;
   readonly #dialect: SqlDialect;
+  readonly #staged: StagedRuns;
 
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
     this.#dialect = dialectOf(db);
+    this.#staged = new StagedRuns(db);
+  }
+
+  /** Starts or resumes collecting a job where its record says (forgetting what a run cut short left behind). */
+  async beginCollection(job: ExportJob, runPks: number): Promise<void> {
+    if (this.#dialect.exportKeys.sortedRuns) await this.#staged.begin(job, runPks);
   }
 
   /**
-   * Collects the selected people among the people pks after `job.collect_after_pk` (up to `pks`
-   * of them), with their sort keys and attributed site, and calls `record` with how far collection
-   * got inside the same transaction, so a run stopped anywhere resumes without repeating or losing
-   * anyone. The last step also sets `member_count` (at most `cap`) and `partial`.
+   * Collects the selected people among the people pks after `job.collect_after_pk` (up to
+   * `sizes.pks` of them), with their sort keys and attributed site, and calls `record` with how far
+   * collection got inside the same transaction, so a run stopped anywhere resumes without repeating
+   * or losing anyone. The last step also sets `member_count` (at most `sizes.cap`) and `partial`.
+   * Where the dialect keeps sorted runs, a run is staged first and moved in key order (see
+   * core/store/export-staging.ts); the move that ends a run records it.
    */
-  async collectStep(job: ExportJob, filters: ExportFilters, sites: Site[], pks: number, cap: number, record: (trx: Db, progress: CollectProgress) => Promise<void>): Promise<CollectProgress> {
+  async collectStep(job: ExportJob, filters: ExportFilters, sites: Site[], sizes: CollectSizes, record: (trx: Db, progress: CollectProgress) => Promise<void>): Promise<CollectProgress> {
+    const selectInto = (trx: Db, table: CollectTable, run: number, from: number, to: number) => this.#selectInto(trx, table, job, filters, sites, run, from, to);
+    if (this.#dialect.exportKeys.sortedRuns) return this.#staged.step(job, sizes, selectInto, record);
     const from = job.collect_after_pk;
-    const to = Math.min(from + pks, job.collect_until_pk!);
-    const ctx = { accountId: job.account_id, sites, nowSeconds: job.selected_at! };
-    const [k1, k2] = sortKeys(filters, this.#dialect.exportKeys);
-    const run = this.#dialect.exportKeys.sortedRuns ? Math.floor(from / (pks * STEPS_PER_RUN)) : 0;
+    const to = Math.min(from + sizes.pks, job.collect_until_pk!);
     return this.db.transaction().execute(async (trx) => {
       // A step lost in a crash is collected again.
       await this.#dialect.relaxCommit(trx);
-      const compiled = trx
-        .insertInto('export_members')
-        .columns(['job_id', 'run', 'k1', 'k2', 'person_id', 'person_pk', 'site_pk'])
-        .expression(
-          trx
-            .selectFrom('people as p')
-            // Typed: Postgres cannot infer a parameter's type in a select list.
-            .select([sql<string>`cast(${job.id} as text)`.as('job_id'), sql<number>`cast(${run} as integer)`.as('run'), k1.as('k1'), k2.as('k2'), 'p.id', 'p.pk', attributedSite(filters, sites).as('site_pk')])
-            .where('p.pk', '>', from)
-            .where('p.pk', '<=', to)
-            .where((eb) => selectionConditions(eb, filters, ctx)),
-        )
-        .compile();
-      const { numAffectedRows } = await trx.executeQuery({ ...compiled, sql: this.#dialect.exportKeys.walkPkRange(compiled.sql, PEOPLE_FROM) });
-      const collected = job.collected + Number(numAffectedRows ?? 0);
+      const collected = job.collected + (await selectInto(trx, 'export_members', 0, from, to));
       const last = to >= job.collect_until_pk!;
-      const progress: CollectProgress = { collect_after_pk: to, collected, ...(last ? { member_count: Math.min(collected, cap), partial: collected > cap ? 1 : 0 } : {}) };
+      const progress: CollectProgress = { collect_after_pk: to, collected, ...(last ? { member_count: Math.min(collected, sizes.cap), partial: collected > sizes.cap ? 1 : 0 } : {}) };
       await record(trx, progress);
       return progress;
     });
+  }
+
+  /** Inserts the people a job selects among pks (from, to] into `table`, with their sort keys and attributed site, tagged with `run`; how many. */
+  async #selectInto(trx: Db, table: CollectTable, job: ExportJob, filters: ExportFilters, sites: Site[], run: number, from: number, to: number): Promise<number> {
+    const ctx = { accountId: job.account_id, sites, nowSeconds: job.selected_at! };
+    const [k1, k2] = sortKeys(filters, this.#dialect.exportKeys);
+    const compiled = trx
+      .insertInto(table)
+      .columns(['job_id', 'run', 'k1', 'k2', 'person_id', 'person_pk', 'site_pk'])
+      .expression(
+        trx
+          .selectFrom('people as p')
+          // Typed: Postgres cannot infer a parameter's type in a select list.
+          .select([sql<string>`cast(${job.id} as text)`.as('job_id'), sql<number>`cast(${run} as integer)`.as('run'), k1.as('k1'), k2.as('k2'), 'p.id', 'p.pk', attributedSite(filters, sites).as('site_pk')])
+          .where('p.pk', '>', from)
+          .where('p.pk', '<=', to)
+          .where((eb) => selectionConditions(eb, filters, ctx)),
+      )
+      .compile();
+    const { numAffectedRows } = await trx.executeQuery({ ...compiled, sql: this.#dialect.exportKeys.walkPkRange(compiled.sql, PEOPLE_FROM) });
+    return Number(numAffectedRows ?? 0);
   }
 
   /** The first run of a job's members after run `after` (from the first when null), or undefined past the last. */
@@ -156,11 +169,25 @@ export class ExportMembersStore {
     return row?.rows ? (JSON.parse(`[${row.rows}]`) as ExportRow[]) : [];
   }
 
-  /** Deletes one run of a job's members (the lowest left); false once none is left. */
-  async dropRun(jobId: string, trx: Db = this.db): Promise<boolean> {
-    // A whole run at a time: its rows are contiguous in the primary key.
-    const first = trx.selectFrom('export_members').select((eb) => eb.fn.min('run').as('run')).where('job_id', '=', jobId);
-    const { numDeletedRows } = await trx.deleteFrom('export_members').where('job_id', '=', jobId).where('run', '=', first).executeTakeFirst();
+  /** Deletes up to `limit` of a job's members, from the start of its lowest run; false once none is left. */
+  async dropMembers(jobId: string, limit: number, trx: Db = this.db): Promise<boolean> {
+    const lowest = trx.selectFrom('export_members').select((eb) => eb.fn.min('run').as('run')).where('job_id', '=', jobId);
+    // The primary key keeps a run sorted, so its first `limit` members are a key range: the
+    // `limit`-th member bounds the step (a run of thousands deleted at once held the thread ~2.5 ms).
+    const bound = await trx
+      .selectFrom('export_members')
+      .select(['k1', 'k2', 'person_id'])
+      .where('job_id', '=', jobId)
+      .where('run', '=', lowest)
+      .orderBy('k1')
+      .orderBy('k2')
+      .orderBy('person_id')
+      .limit(1)
+      .offset(limit - 1)
+      .executeTakeFirst();
+    let drop = trx.deleteFrom('export_members').where('job_id', '=', jobId).where('run', '=', lowest);
+    if (bound) drop = drop.where(sql<boolean>`(k1, k2, person_id) <= (${bound.k1}, ${bound.k2}, ${bound.person_id})`);
+    const { numDeletedRows } = await drop.executeTakeFirst();
     return numDeletedRows > 0n;
   }
 

@@ -168,15 +168,15 @@ export class ExportsStore {
 
   /**
    * Removes a finished job's leftovers a bounded step at a time (a million members or a failed
-   * file's chunks deleted in one statement would hold the serving thread on SQLite): one run of its
-   * members and, for a failed job, up to `chunks` chunks. False once nothing is left.
+   * file's chunks deleted in one statement would hold the serving thread on SQLite): up to `members`
+   * of its members and, for a failed job, up to `chunks` chunks. False once nothing is left.
    */
-  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, chunks: number): Promise<boolean> {
+  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, sizes: { members: number; chunks: number }): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const members = await this.members.dropRun(job.id, trx);
+      const members = await this.members.dropMembers(job.id, sizes.members, trx);
       let c = 0n;
       if (job.status === 'failed') {
-        const first = trx.selectFrom('export_chunks').select('seq').where('job_id', '=', job.id).orderBy('seq').limit(chunks);
+        const first = trx.selectFrom('export_chunks').select('seq').where('job_id', '=', job.id).orderBy('seq').limit(sizes.chunks);
         c = (await trx.deleteFrom('export_chunks').where('job_id', '=', job.id).where('seq', 'in', first).executeTakeFirst()).numDeletedRows;
       }
       return members || c > 0n;

@@ -17,6 +17,8 @@ export interface Database {
   person_pages: PersonPagesTable;
   export_jobs: ExportJobsTable;
   export_members: ExportMembersTable;
+  /** SQLite only: a connection's temporary table, where collection stages a run (core/store/export-staging.ts). */
+  export_staging: ExportMembersTable;
   export_chunks: ExportChunksTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;

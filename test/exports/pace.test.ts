@@ -25,6 +25,17 @@ describe('export steps sharing the event loop with requests', () => {
     expect(order).toEqual(['request counted', 'export step']);
   });
 
+  it('asks for a full step while nothing else runs, and for a third of one once other work holds the thread between turns', async () => {
+    await sliceOver();
+    expect(await yieldToEventLoop()).toBe(1);
+    await sliceOver();
+    const step = yieldToEventLoop();
+    // A request's work (here 1 ms of it) runs before the export's turn comes.
+    const until = performance.now() + 1;
+    while (performance.now() < until);
+    expect(await step).toBe(1 / 3);
+  });
+
   it('still takes its step while requests keep arriving every turn: it steps aside once, not for ever', async () => {
     await sliceOver();
     let stepped = false;

@@ -24,8 +24,9 @@ describe('an export interrupted by a restart', () => {
     const started = await (await clientOf(world.api)).send('POST', '/v1/exports', world.accountKey);
     expect(started.status).toBe(202);
     const { jobId } = started.body;
-    // Let the selection and two batches of seven run, then "crash": stop the process's runner mid-job.
-    for (let i = 0; i < 3; i++) {
+    // Let the selection (staged, then moved into its run) and two batches of seven run, then
+    // "crash": stop the process's runner mid-job.
+    for (let i = 0; i < 4; i++) {
       while (gate.waiting === 0) await new Promise((r) => setTimeout(r, 1));
       gate.step();
     }

@@ -5,12 +5,12 @@ import { TARGETS, serveWorld, type Client } from '../support/targets.ts';
 import type { World } from '../support/world.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-/** Selects nobody: its run completes in the one step it takes before selecting. */
+/** Selects nobody: its run completes in two steps (staging nobody, moving nobody). */
 const EMPTY = { search: 'zzzz-no-such-person' };
 
 // README, "Exports": up to three `processing` exports per account; a fourth is 429
 // too_many_exports. The count is the account's, shared by all its account keys. The gate holds
-// every run at its steps; a job that selects nobody finishes in its first step, so one job can
+// every run at its steps; a job that selects nobody finishes in its second step, so one job can
 // be let through while the others stay running.
 describe.each(TARGETS)('export slots shared by an account’s keys ($name)', (target) => {
   let world: World;
@@ -55,10 +55,16 @@ describe.each(TARGETS)('export slots shared by an account’s keys ($name)', (ta
     await expectRefused(world.secondAccountKey);
     expect(gate.waiting).toBe(3);
 
-    // One step each: the empty job completes; the other two select and wait at their next step.
+    // Two steps each: the empty job stages nobody, then completes with its empty move; the other
+    // two stage their people, move them, and wait at their next step.
+    gate.step();
+    for (let turns = 0; gate.waiting < 3; turns++) {
+      expect(turns, 'every job comes to its second step').toBeLessThan(1_000);
+      await new Promise((r) => setImmediate(r));
+    }
     gate.step();
     for (let turns = 0; (await status(quick)) === 'processing'; turns++) {
-      expect(turns, 'the empty job completes after one step').toBeLessThan(1_000);
+      expect(turns, 'the empty job completes after two steps').toBeLessThan(1_000);
       await new Promise((r) => setImmediate(r));
     }
     expect(await status(quick)).toBe('complete');

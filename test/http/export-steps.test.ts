@@ -18,8 +18,11 @@ import { createWorld, NOW, type World } from '../support/world.ts';
 const dir = mkdtempSync(join(tmpdir(), 'vi-export-steps-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** 10 people pks per collection step: the world's 91 people take ten steps. */
-const STEPS = { collectPks: 10, batchRows: 7, chunkChars: 1 };
+/**
+ * 10 people pks per collection step and 30 per sorted run: the world's 91 people make four runs,
+ * each staged in up to three steps and then moved into place 10 members a step.
+ */
+const STEPS = { collectPks: 10, runPks: 30, batchRows: 7, chunkChars: 1 };
 
 const clientOf = async (api: Api) => clientFor((await inProcess.start(api)).call);
 
@@ -36,6 +39,18 @@ async function stepsRun(gate: Gate, n: number): Promise<void> {
   }
   await atStep(gate);
 }
+
+/** Lets steps run one at a time until `done` holds, stopping the job at its next step. */
+async function stepsUntil(gate: Gate, done: () => Promise<boolean>): Promise<void> {
+  await atStep(gate);
+  while (!(await done())) {
+    gate.step();
+    await atStep(gate);
+  }
+}
+
+/** Whether the job's collection has recorded its first run. */
+const firstRunIn = (api: Api, jobId: string) => async () => (await collection(api, jobId)).afterPk > 0;
 
 /** How far a job's collection got: members collected and whether it has finished. */
 async function collection(api: Api, jobId: string) {
@@ -74,9 +89,9 @@ describe('an export collects its selection in steps', () => {
     const gate = new Gate();
     const world = await createWorld({ exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, {});
-    await stepsRun(gate, 1);
+    await stepsUntil(gate, firstRunIn(world.api, jobId));
     const midway = await collection(world.api, jobId);
-    expect(midway).toMatchObject({ finished: false, afterPk: 10 });
+    expect(midway).toMatchObject({ finished: false, afterPk: 30 });
     expect(midway.members).toBeGreaterThan(0);
     expect(midway.members).toBeLessThan(90);
     // The job waits between two steps of its selection, and a request is answered meanwhile.
@@ -93,9 +108,9 @@ describe('an export collects its selection in steps', () => {
   });
 
   it.each([
-    ['during its collection', 2],
-    ['during its writing', 12],
-  ])('resumes a job interrupted %s to the identical file, its timeframe measured from when it started', async (_when, steps) => {
+    ['while staging a run of its collection', 'staging'],
+    ['during its writing', 'writing'],
+  ] as const)('resumes a job interrupted %s to the identical file, its timeframe measured from when it started', async (_when, stage) => {
     // Sorted by name ascending: null last names first, ties broken by id. The 24-hour window
     // ends exactly on per_024's lastSeen, so a resumed run that measured it from its own start
     // (a minute later) would lose that person.
@@ -103,18 +118,21 @@ describe('an export collects its selection in steps', () => {
     const expected = await uninterrupted(filters);
     expect(expected.job.rowCount).toBe(25);
 
-    const database = join(dir, `resume-${steps}.sqlite`);
+    const database = join(dir, `resume-${stage}.sqlite`);
     const gate = new Gate();
     const world = await createWorld({ database, exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, filters);
-    await stepsRun(gate, steps);
+    if (stage === 'staging') await stepsUntil(gate, firstRunIn(world.api, jobId));
+    else await stepsUntil(gate, async () => (await collection(world.api, jobId)).finished);
+    // Two steps more: the second run half staged, or two batches written.
+    await stepsRun(gate, 2);
     const stopping = world.api.close();
     gate.open();
     await stopping;
 
     const restarted = await createApi({ database, clock: new ManualClock(NOW + 60_000), exports: STEPS });
     const state = await collection(restarted, jobId);
-    if (steps === 2) expect(state).toMatchObject({ finished: false, afterPk: 20 });
+    if (stage === 'staging') expect(state).toMatchObject({ finished: false, afterPk: 30 });
     else expect(state.finished).toBe(true);
     await restarted.exportsIdle();
     const resumed = await fileOf(restarted, world.accountKey, jobId);
@@ -129,8 +147,8 @@ describe('an export collects its selection in steps', () => {
     const gate = new Gate();
     const world = await createWorld({ exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, {});
-    await stepsRun(gate, 1);
-    expect(await collection(world.api, jobId)).toMatchObject({ finished: false, afterPk: 10 });
+    await stepsUntil(gate, firstRunIn(world.api, jobId));
+    expect(await collection(world.api, jobId)).toMatchObject({ finished: false, afterPk: 30 });
     // per_005 was collected already; per_050 not yet. Both are reloaded as seen most recently.
     const seenNow = (p: PersonInput, minutes: number): PersonInput => ({
       ...p,
@@ -149,6 +167,53 @@ describe('an export collects its selection in steps', () => {
     // per_000 seen at NOW); per_005 keeps the place it had when collected.
     expect(ids.slice(0, 3)).toEqual(['per_000', 'per_050', 'per_001']);
     expect(ids.indexOf('per_005')).toBe(6);
+    await world.api.close();
+  });
+
+  it('resumes a job stopped between two moves of a run without listing anyone twice or losing anyone', async () => {
+    const expected = await uninterrupted({});
+    const database = join(dir, 'resume-moves.sqlite');
+    const gate = new Gate();
+    const world = await createWorld({ database, exports: { ...STEPS, pace: gate.pace } });
+    const jobId = await start(world, {});
+    // The first run's 30 people are staged; one move of 10 has gone into the run, unrecorded.
+    await stepsUntil(gate, async () => (await collection(world.api, jobId)).members > 0);
+    expect(await collection(world.api, jobId)).toEqual({ members: 10, finished: false, afterPk: 0 });
+    const stopping = world.api.close();
+    gate.open();
+    await stopping;
+
+    const restarted = await createApi({ database, clock: new ManualClock(NOW), exports: STEPS });
+    await restarted.exportsIdle();
+    const resumed = await fileOf(restarted, world.accountKey, jobId);
+    expect(resumed.job).toMatchObject({ rowCount: 90, partial: false });
+    expect(resumed.text).toBe(expected.text);
+    await restarted.close();
+  });
+});
+
+describe('an export whose pace asks for a share of each step', () => {
+  it('takes steps of that share, down to dropping its members a bounded slice at a time, and writes the same file', async () => {
+    const expected = await uninterrupted({});
+    const gate = new Gate();
+    // A hundredth: stage 10 pks, move 10 members, write 7 rows, drop 40 members a step (of the
+    // lowest run: the first holds 60, the second 30).
+    const world = await createWorld({ exports: { collectPks: 1000, runPks: 60, batchRows: 700, chunkChars: 1, pace: () => gate.pace().then(() => 0.01) } });
+    const jobId = await start(world, {});
+    await stepsUntil(gate, async () => (await collection(world.api, jobId)).members > 0);
+    expect((await collection(world.api, jobId)).members).toBe(10);
+    const jobRow = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq']).where('id', '=', jobId).executeTakeFirstOrThrow();
+    await stepsUntil(gate, async () => (await jobRow()).next_seq > 0);
+    expect(await jobRow()).toEqual({ status: 'processing', next_seq: 7 });
+    // Complete, and its first cleanup step has dropped 40 of its 90 members.
+    await stepsUntil(gate, async () => (await jobRow()).status === 'complete');
+    expect((await collection(world.api, jobId)).members).toBe(50);
+    await stepsRun(gate, 1);
+    expect((await collection(world.api, jobId)).members).toBe(30);
+    gate.open();
+    await world.api.exportsIdle();
+    expect((await collection(world.api, jobId)).members).toBe(0);
+    expect((await fileOf(world.api, world.accountKey, jobId)).text).toBe(expected.text);
     await world.api.close();
   });
 });
@@ -194,7 +259,7 @@ describe.each(BACKENDS)('the file order on $name, walked in steps across ties an
   };
 
   it.each(SORTS.flatMap((s) => [[s, 'asc'], [s, 'desc']] as const))('sortBy %s %s matches the documented order', async (sortBy, sortOrder) => {
-    const world = await createWorld({ exports: { collectPks: 13, batchRows: 4 }, backend });
+    const world = await createWorld({ exports: { collectPks: 13, runPks: 26, batchRows: 4 }, backend });
     const jobId = await start(world, { sortBy, sortOrder });
     await world.api.exportsIdle();
     const { text } = await fileOf(world.api, world.accountKey, jobId);
