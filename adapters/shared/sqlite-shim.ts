@@ -115,9 +115,13 @@ function* iterateOnce(statement: NativeStatement, params: ReadonlyArray<unknown>
 
 /**
  * The pragmas every file database gets: WAL (readers never block the writer), safe syncing, a
- * busy wait. WAL with NORMAL sync cannot corrupt the file on a crash; it may only lose the last commits.
+ * busy wait. WAL with NORMAL sync cannot corrupt the file on a crash; it may only lose the last
+ * commits. SQLite checkpoints the WAL inside whichever commit takes it past the threshold, on the
+ * serving thread: at the default 1,000 pages that commit held requests for 5–10 ms during exports;
+ * at 100 pages it holds them under a millisecond (reads' p99 during three exports of 100,000
+ * people: 8.2 → 6.7 ms), for ~8% more time in an export's own steps.
  */
-const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA wal_autocheckpoint = 100', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
 
 /**
  * Opens (creating if needed) a SQLite file, or `:memory:`, with a runtime's driver: the folder is
