@@ -153,6 +153,10 @@ async function writeReply(reply: Reply, res: ServerResponse): Promise<void> {
     headers['content-length'] = String(Buffer.byteLength(body));
     return void res.writeHead(reply.status, headers).end(body);
   }
+  if (body instanceof Uint8Array) {
+    headers['content-length'] = String(body.byteLength);
+    return void res.writeHead(reply.status, headers).end(body);
+  }
   res.writeHead(reply.status, headers);
   await pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream), res);
 }

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from '../../core/index.ts';
 
 /** What every runtime's SQLite statements offer (better-sqlite3, bun:sqlite, node:sqlite): positional parameters, spread. */
@@ -18,6 +18,15 @@ export interface NativeDatabase<S extends NativeStatement> {
   close(): void;
   /** Whether a statement returns rows (Kysely reads rows only from those). */
   returnsRows(statement: S): boolean;
+  /** Whether the driver hands a blob over faster than a text: the core then reads page bodies as bytes (see the SQLite dialect). */
+  readsBlobsFast?: boolean;
+}
+
+/** Kysely's SQLite dialect, its adapter marked for a driver that reads blobs fast (the core's `dialectOf` looks). */
+class BlobReadingSqliteDialect extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return Object.assign(new SqliteAdapter(), { readsBlobsFast: true });
+  }
 }
 
 /** How many prepared statements a connection keeps; the API's own queries take a few dozen shapes. */
@@ -73,7 +82,7 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
     // BEGIN makes it wait its turn (busy_timeout) instead: processes sharing a file take turns.
     prepare: (sql: string): SqliteStatement => prepared(sql === 'begin' ? 'begin immediate' : sql).kysely,
   };
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: native.readsBlobsFast ? new BlobReadingSqliteDialect({ database }) : new SqliteDialect({ database }) });
 }
 
 /** A prepared statement kept for its SQL text, as Kysely drives it. */

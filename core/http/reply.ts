@@ -57,14 +57,14 @@ export class ReplyHeaders {
   }
 }
 
-/** An answer of the core: a status, headers and either JSON text or a streamed body (a CSV download). */
+/** An answer of the core: a status, headers and either JSON (text, or its UTF-8 bytes) or a streamed body (a CSV download). */
 export class Reply {
   readonly headers: ReplyHeaders;
 
   constructor(
     readonly status: number,
-    /** The body: text the core built, a stream, or none. */
-    readonly body: string | ReadableStream<Uint8Array> | null,
+    /** The body: text the core built, its UTF-8 bytes, a stream, or none. */
+    readonly body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null,
     headers: Record<string, string> = {},
   ) {
     this.headers = new ReplyHeaders(headers);

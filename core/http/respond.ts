@@ -17,10 +17,31 @@ export function rawJson(text: string, status = 200): Reply {
   return new Reply(status, text, { 'content-type': JSON_TYPE });
 }
 
-/** A list page from resources that are already JSON text (written by SQLite): `{ data, pagination }`. */
-export function jsonList(items: readonly { json: string }[], pagination: unknown): Reply {
-  return rawJson(`{"data":[${items.map((item) => item.json).join(',')}],"pagination":${JSON.stringify(pagination)}}`);
+const utf8 = new TextEncoder();
+
+/**
+ * A list page from resources that are already JSON (written by the database): `{ data, pagination }`.
+ * Resources read as UTF-8 bytes (see the dialect's `bodyJson`) are copied into a byte body as they are.
+ */
+export function jsonList(items: readonly { json: string | Uint8Array }[], pagination: unknown): Reply {
+  const tail = `],"pagination":${JSON.stringify(pagination)}}`;
+  if (items.every((item) => typeof item.json === 'string')) return rawJson(`{"data":[${items.map((item) => item.json).join(',')}${tail}`);
+  const parts: Uint8Array[] = [utf8.encode('{"data":[')];
+  items.forEach((item, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(typeof item.json === 'string' ? utf8.encode(item.json) : item.json);
+  });
+  parts.push(utf8.encode(tail));
+  const body = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    body.set(part, at);
+    at += part.byteLength;
+  }
+  return new Reply(200, body, { 'content-type': JSON_TYPE });
 }
+
+const COMMA = utf8.encode(',');
 
 /** The error envelope for an ApiError. */
 export function errorResponse(err: ApiError): Reply {

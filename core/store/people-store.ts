@@ -16,15 +16,15 @@ export interface PeopleFilters {
   hotLeadsOnly?: boolean;
 }
 
-/** A person as the API returns it, as JSON text, plus its position in the list. */
+/** A person as the API returns it, as JSON text (or its UTF-8 bytes, as the dialect reads a body), plus its position in the list. */
 export interface PersonRow {
-  json: string;
+  json: string | Uint8Array;
   position: CursorPosition;
 }
 
 /** What the people queries select: the person's JSON, attribution included, and its sort key. */
 interface PersonJsonRow {
-  json: string;
+  json: string | Uint8Array;
   id: string;
   last_seen: number;
 }
@@ -37,6 +37,11 @@ export class PeopleStore {
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
     this.#dialect = dialectOf(db);
+  }
+
+  /** A person's JSON as `read` asks for it. */
+  #json(text: RawBuilder<string>, read: JsonRead): RawBuilder<string | Uint8Array> {
+    return read === 'body' ? this.#dialect.bodyJson(text) : text;
   }
 
   /** One page of people, `lastSeen` descending then `id` descending, after `after` when given. */
@@ -53,7 +58,7 @@ export class PeopleStore {
         if (isScopedSites(view)) return this.#scopedPage(p, view, hot, since !== undefined, after !== null);
         // One table answers activity and order: people account-wide, person_sites for one site.
         const [lastSeen, id] = isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
-        let query = this.#viewQuery(p, view);
+        let query = this.#viewQuery(p, view, AS_BODY);
         if (hot) query = query.where(sql.ref('p.is_hot_lead'), '=', 1);
         if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
         if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
@@ -80,7 +85,7 @@ export class PeopleStore {
       },
       values,
     );
-    return row?.json;
+    return row?.json as string | undefined;
   }
 
   /** The internal key and summary of a person visible in the view. */
@@ -121,7 +126,7 @@ export class PeopleStore {
     if (since) conditions.push(sql<boolean>`a.last_seen > ${p('since')}`);
     const latest = latestPage(PERSON_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') });
     // The page is chosen before any person is written as JSON; sorting its few rows again is cheap.
-    return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps')).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
+    return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps'), AS_BODY).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
   }
 
   /**
@@ -129,12 +134,12 @@ export class PeopleStore {
    * `ps`): the only view whose figures are not stored, so they are written here, between the
    * person's stored head and tail, with the attribution of the latest row's site.
    */
-  #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>): PeopleQuery {
+  #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>, read: JsonRead = AS_TEXT): PeopleQuery {
     return this.db
       .selectFrom(figures)
       .innerJoin('people as p', 'p.pk', 'ps.owner_pk')
       .innerJoin('person_sites as latest', (join) => join.onRef('latest.person_pk', '=', 'ps.owner_pk').onRef('latest.site_pk', '=', 'ps.site_pk'))
-      .select([storedPersonJsonSql(figuresJsonSql('ps', this.#dialect), sql`latest.json_site`).as('json'), 'ps.id', 'ps.last_seen'])
+      .select([this.#json(storedPersonJsonSql(figuresJsonSql('ps', this.#dialect), sql`latest.json_site`), read).as('json'), 'ps.id', 'ps.last_seen'])
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 
@@ -145,25 +150,30 @@ export class PeopleStore {
    * person's row and its visits there. The views read different tables, so callers refine it
    * through `sql.ref`.
    */
-  #viewQuery(p: Param, view: VisibleView): PeopleQuery {
+  #viewQuery(p: Param, view: VisibleView, read: JsonRead = AS_TEXT): PeopleQuery {
     if (isOneSite(view)) {
       return this.db
         .selectFrom('person_sites as ps')
         .innerJoin('people as p', 'p.pk', 'ps.person_pk')
-        .select([storedPersonJsonSql(sql`ps.json_figures`, sql`ps.json_site`).as('json'), 'ps.person_id as id', 'ps.last_seen'])
+        .select([this.#json(storedPersonJsonSql(sql`ps.json_figures`, sql`ps.json_site`), read).as('json'), 'ps.person_id as id', 'ps.last_seen'])
         .where('ps.site_pk', '=', p('sitePk'))
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
     const query = this.db.selectFrom('people as p').select(['p.id', 'p.last_seen']).where('p.account_id', '=', p('accountId'));
-    if (view.kind === 'account') return query.select(accountPersonJsonSql().as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    if (view.kind === 'account') return query.select(this.#json(accountPersonJsonSql(), read).as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     // Account-wide figures, attributed to the latest of the selected sites.
     const sitePks = sitePlaceholders(view, p);
     return query
-      .select(storedPersonJsonSql(sql`p.json_figures`, latestSiteJsonOf(sitePks)).as('json'))
+      .select(this.#json(storedPersonJsonSql(sql`p.json_figures`, latestSiteJsonOf(sitePks)), read).as('json'))
       .where(visitedAnyOf(sitePks))
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 }
+
+/** How a query reads each person's JSON: as text (one person's answer), or as a page body reads it fastest. */
+type JsonRead = 'text' | 'body';
+const AS_TEXT: JsonRead = 'text';
+const AS_BODY: JsonRead = 'body';
 
 /** A people query of any view, seen only through its result row. */
 type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../harness/index.ts';
 import { MOUNT_HEADER } from '../../core/http/mount.ts';
 import { clientFor, errorCode, runExport } from '../support/client.ts';
+import { createApi } from '../../adapters/node/index.ts';
 
 /**
  * The same demo server under Node, Bun and Deno, walked end to end over real HTTP. Node seeds
@@ -115,6 +116,31 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
     const b = await client.get('/v1/stats', server.keys.accountKey);
     expect(Number(b.headers.get('x-ratelimit-remaining'))).toBe(Number(a.headers.get('x-ratelimit-remaining')) - 1);
     expect(a.body.data.totalPeople).toBe(PEOPLE);
+  });
+
+  it('serves people pages byte for byte as the core does in-process under Node, in every view', async () => {
+    const db = join(dir, `${runtime}.sqlite`);
+    const local = await createApi({ database: db });
+    try {
+      const acme = server.keys.scopedKeys.find((k) => k.domain === 'acme-example.com')!;
+      const shop = server.keys.scopedKeys.find((k) => k.domain === 'shop.acme-example.com')!;
+      const pages: [string, string][] = [
+        ['/v1/people?limit=100', server.keys.accountKey],
+        ['/v1/people?limit=100&domain=acme-example.com', server.keys.accountKey],
+        ['/v1/people?limit=100', acme.key],
+        ['/v1/people?limit=100', shop.key],
+      ];
+      // Up to the pagination, whose cursor carries the moment it was signed.
+      const dataOf = (text: string) => text.slice(0, text.indexOf('],"pagination":'));
+      for (const [path, key] of pages) {
+        const served = await (await fetch(server.keys.baseUrl + path, { headers: { 'x-api-key': key } })).text();
+        const inProcess = await (await local.fetch(new Request(`http://local${path}`, { headers: { 'x-api-key': key } }))).text();
+        expect(dataOf(served).length, path).toBeGreaterThan(1000);
+        expect(dataOf(served), path).toBe(dataOf(inProcess));
+      }
+    } finally {
+      await local.close();
+    }
   });
 
   it('walks the longest journey newest first and rejects a tampered cursor', async () => {

@@ -1,6 +1,6 @@
 import { PostgresAdapter, SqliteAdapter, type ColumnDefinitionBuilder, type SelectQueryBuilder, type CreateTableBuilder, type Expression, type Kysely, type RawBuilder } from 'kysely';
 import { postgresDialect } from './postgres.ts';
-import { sqliteDialect } from './sqlite.ts';
+import { sqliteBlobBodiesDialect, sqliteDialect } from './sqlite.ts';
 
 /**
  * What differs between the backends, and nothing else: every store, handler and migration runs
@@ -44,6 +44,12 @@ export interface SqlDialect {
    * off for this transaction; SQLite in WAL mode with NORMAL sync never waits at commit.
    */
   relaxCommit(trx: Kysely<any>): Promise<void>;
+  /**
+   * Stored JSON text as a page body reads it fastest: SQLite hands it over as a blob, whose bytes
+   * go into the response as they are (a text would be decoded from UTF-8 into a JS string and
+   * encoded back); Postgres's driver reads text faster than bytea.
+   */
+  bodyJson(text: Expression<string>): RawBuilder<string | Uint8Array>;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */
@@ -120,11 +126,13 @@ export function jsonText(expr: Expression<unknown>): JsonValue {
  */
 export function dialectOf(db: Kysely<any>): SqlDialect {
   const adapter = db.getExecutor().adapter;
-  if (adapter instanceof SqliteAdapter) return sqliteDialect;
+  // A SQLite driver that reads blobs fast says so on its adapter (adapters/shared/sqlite-shim.ts).
+  const sqlite = (adapter as { readsBlobsFast?: boolean }).readsBlobsFast ? sqliteBlobBodiesDialect : sqliteDialect;
+  if (adapter instanceof SqliteAdapter) return sqlite;
   if (adapter instanceof PostgresAdapter) return postgresDialect;
   // A subclass from another copy of Kysely (a dialect package bundling its own) still has the name.
   for (let proto = Object.getPrototypeOf(adapter); proto; proto = Object.getPrototypeOf(proto)) {
-    if (proto.constructor?.name === 'SqliteAdapter') return sqliteDialect;
+    if (proto.constructor?.name === 'SqliteAdapter') return sqlite;
     if (proto.constructor?.name === 'PostgresAdapter') return postgresDialect;
   }
   throw new Error(`unsupported database: the API runs on SQLite or PostgreSQL, not through ${adapter.constructor?.name ?? 'this adapter'}`);

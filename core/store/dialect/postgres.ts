@@ -40,6 +40,7 @@ export const postgresDialect: SqlDialect = {
     sortedRuns: false,
     walkPkRange: (compiledSql) => compiledSql,
   },
+  bodyJson: (text) => sql<string>`${text}`,
   async relaxCommit(trx) {
     await sql`set local synchronous_commit = off`.execute(trx);
   },

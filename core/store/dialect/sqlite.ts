@@ -33,6 +33,7 @@ export const sqliteDialect: SqlDialect = {
       return walk;
     },
   },
+  bodyJson: (text) => sql<string>`${text}`,
   relaxCommit: async () => undefined,
   skipLocked: (query) => query,
   types: {
@@ -50,4 +51,15 @@ export const sqliteDialect: SqlDialect = {
     return rows.map((r) => r.name);
   },
   migrationSchema: async () => undefined,
+};
+
+/**
+ * SQLite through a driver that hands a blob over faster than a text (bun:sqlite): a page body's
+ * stored JSON is read as bytes and goes into the response unconverted. Measured over HTTP on the
+ * people page: Bun 2,682 → 3,582 req/s; better-sqlite3 gained nothing and node:sqlite (Deno) lost
+ * 31%, so they read text.
+ */
+export const sqliteBlobBodiesDialect: SqlDialect = {
+  ...sqliteDialect,
+  bodyJson: (text) => sql<Uint8Array>`cast(${text} as blob)`,
 };
