@@ -9,7 +9,7 @@ import { storedJson } from './migrations/0007-stored-json.ts';
 import { statsCounters } from './migrations/0008-stats-counters.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
 import { dialectOf } from './dialect/index.ts';
-import { runMigrations } from './migrator.ts';
+import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
 
 /**
@@ -41,8 +41,10 @@ export async function migrateToLatest(db: Kysely<any>): Promise<void> {
   } catch (error) {
     throw new Error(`database migration failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  // Stored JSON a migration added or cleared is rendered with the schema now complete.
-  await renderPendingStoredText(db);
+  // Stored JSON a migration added or cleared is rendered with the schema now complete. Processes
+  // that migrated together may all find it pending; under serializable isolation all but the
+  // first to finish are aborted (the pending mark they delete is gone), and run again find it done.
+  await retryingSerializationFailures(() => renderPendingStoredText(db));
 }
 
 /** Settings every connection needs (SQLite: foreign keys on; WAL is set where the file is opened). */

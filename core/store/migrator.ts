@@ -81,7 +81,7 @@ async function createIfAbsent(db: Kysely<any>, name: string, create: CreateTable
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /** Runs `run` again (after a short random pause) while it fails with a {@link RETRYABLE} error, a few times at most. */
-async function retryingSerializationFailures(run: () => Promise<void>): Promise<void> {
+export async function retryingSerializationFailures(run: () => Promise<void>): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
