@@ -8,6 +8,7 @@ import { rateLimitsSchema } from './migrations/0006-rate-limits.ts';
 import { storedJson } from './migrations/0007-stored-json.ts';
 import { statsCounters } from './migrations/0008-stats-counters.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
+import { rateLimitsUnindexed } from './migrations/0010-rate-limits-unindexed.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0007_stored_json': storedJson,
   '0008_stats_counters': statsCounters,
   '0009_export_leases': exportLeases,
+  '0010_rate_limits_unindexed': rateLimitsUnindexed,
 };
 
 /** The names of every migration, in the order they run. */

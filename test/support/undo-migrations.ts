@@ -8,6 +8,7 @@ import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: '0007_stored_json' | '0008_stats_counters' | '0009_export_leases'): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
+  await db.schema.createIndex('rate_limits_by_start').on('rate_limits').columns(['window_started_ms']).execute();
   await db.schema.dropIndex('export_jobs_by_status').execute();
   for (const column of ['lease_owner', 'lease_until']) await db.schema.alterTable('export_jobs').dropColumn(column).execute();
   if (first <= '0008_stats_counters') {
