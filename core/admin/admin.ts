@@ -3,7 +3,7 @@ import type { Digests } from '../crypto/digests.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import type { Site } from '../scope/view.ts';
 import type { IngestStore } from '../store/ingest-store.ts';
-import type { KeyInfo, KeysStore } from '../store/keys-store.ts';
+import type { KeyInfo, KeysStore, NewKey } from '../store/keys-store.ts';
 import type { Db } from '../store/schema.ts';
 import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
@@ -58,10 +58,10 @@ export class Admin {
     const id = input.id ?? `acc_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
     requireText(id, 'id', 128);
     const name = requireText(input.name, 'name');
-    const exists = await this.db.selectFrom('accounts').select('name').where('id', '=', id).executeTakeFirst();
-    if (exists?.name === name) return { id, name };
-    if (exists) throw new AdminError(`account ${id} already exists with another name (${exists.name})`);
-    await this.db.insertInto('accounts').values({ id, name, created_at: this.#now() }).execute();
+    // Insert unless present, then compare: two requests creating one account at once both see it created.
+    await this.db.insertInto('accounts').values({ id, name, created_at: this.#now() }).onConflict((oc) => oc.column('id').doNothing()).execute();
+    const stored = await this.db.selectFrom('accounts').select('name').where('id', '=', id).executeTakeFirstOrThrow();
+    if (stored.name !== name) throw new AdminError(`account ${id} already exists with another name (${stored.name})`);
     return { id, name };
   }
 
@@ -85,11 +85,11 @@ export class Admin {
     const domain = normalizeDomain(String(input.domain));
     if (!domain) throw new AdminError(`domain ${input.domain} is not a hostname`);
     const clientRef = input.clientRef == null ? null : requireText(input.clientRef, 'clientRef', 128);
-    const existing = await this.sites.findByDomain(accountId, domain);
-    if (existing?.clientRef === clientRef) return { domain: existing.domain, clientRef };
-    if (existing) throw new AdminError(`site ${domain} is already registered with clientRef ${existing.clientRef ?? 'null'}`);
-    const site = await this.sites.insert(accountId, domain, clientRef, this.#now());
-    return { domain: site.domain, clientRef: site.clientRef };
+    // Insert unless present, then compare, as for accounts.
+    await this.sites.insertIfAbsent(accountId, domain, clientRef, this.#now());
+    const site = (await this.sites.findByDomain(accountId, domain))!;
+    if (site.clientRef !== clientRef) throw new AdminError(`site ${domain} is already registered with clientRef ${site.clientRef ?? 'null'}`);
+    return { domain: site.domain, clientRef };
   }
 
   /** The account's client sites. */
@@ -112,13 +112,16 @@ export class Admin {
     return this.#issue(accountId, site, options);
   }
 
-  /** Issues a new key with the same reach and stops the old one at once. */
+  /** Issues a new key with the same reach and stops the old one at once (one transaction: never both active, never neither). */
   async rotateKey(keyId: string): Promise<IssuedKey> {
     const old = await this.#requireActiveKey(keyId);
     const site = old.sitePk === null ? null : { pk: old.sitePk, domain: old.domain!, clientRef: old.clientRef };
-    const fresh = await this.#issue(old.accountId, site, { label: old.label ?? undefined });
-    await this.keys.revoke(keyId, this.#now(), fresh.keyId);
-    return fresh;
+    const fresh = await this.#newKey(old.accountId, site, { label: old.label ?? undefined });
+    const outcome = await this.keys.replace(keyId, fresh.row);
+    // Another request revoked or rotated it after the check above.
+    if (outcome === 'not_active') throw new AdminError(`key ${keyId} is already revoked`);
+    if (outcome === 'conflict') throw new AdminError('that key value is already in use');
+    return fresh.issued;
   }
 
   /** Removes a key's API access; the site's tracking and data are untouched. */
@@ -163,14 +166,23 @@ export class Admin {
   }
 
   async #issue(accountId: string, site: Site | null, options: IssueKeyOptions): Promise<IssuedKey> {
+    const { row, issued } = await this.#newKey(accountId, site, options);
+    if (await this.keys.insert(row)) return issued;
+    // Refused by the database: another request issued a key for the site, or this value, after the checks.
+    if (site && (await this.keys.hasActiveKeyForSite(site.pk))) throw new AdminError(`site ${site.domain} already has an active key: rotate or revoke it`);
+    throw new AdminError('that key value is already in use');
+  }
+
+  /** A new key's value (generated or given, checked) and the row that stores it. */
+  async #newKey(accountId: string, site: Site | null, options: IssueKeyOptions): Promise<{ row: NewKey; issued: IssuedKey }> {
     const key = options.value ?? generateKey();
     if (!isWellFormedKey(key)) throw new AdminError('key value must be vi_live_ followed by 40 lowercase hex characters');
     const hash = await hashKey(key, this.digests);
     const clash = (await this.keys.findByLookup(keyLookup(key))).some((k) => k.hash === hash);
     if (clash) throw new AdminError('that key value is already in use');
     const keyId = `key_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
-    await this.keys.insert({ id: keyId, accountId, sitePk: site?.pk ?? null, lookup: keyLookup(key), hash, label: options.label ?? null, nowSeconds: this.#now() });
-    return { keyId, key, accountId, domain: site?.domain ?? null, clientRef: site?.clientRef ?? null };
+    const row: NewKey = { id: keyId, accountId, sitePk: site?.pk ?? null, lookup: keyLookup(key), hash, label: options.label ?? null, nowSeconds: this.#now() };
+    return { row, issued: { keyId, key, accountId, domain: site?.domain ?? null, clientRef: site?.clientRef ?? null } };
   }
 
   async #requireAccount(accountId: string): Promise<void> {

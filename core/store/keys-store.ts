@@ -22,6 +22,36 @@ export interface KeyInfo {
   revokedAt: number | null;
 }
 
+/** A key to store: its hash and lookup prefix, never its value. */
+export interface NewKey {
+  id: string;
+  accountId: string;
+  sitePk: number | null;
+  lookup: string;
+  hash: string;
+  label: string | null;
+  nowSeconds: number;
+}
+
+/** Inserts a key unless a unique index refuses it; whether it was stored. */
+async function insertKey(db: Db, row: NewKey): Promise<boolean> {
+  const stored = await db
+    .insertInto('api_keys')
+    .values({
+      id: row.id,
+      account_id: row.accountId,
+      site_pk: row.sitePk,
+      lookup: row.lookup,
+      hash: row.hash,
+      label: row.label,
+      created_at: row.nowSeconds,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .returning('pk')
+    .executeTakeFirst();
+  return stored !== undefined;
+}
+
 /** Reads and writes API keys, which are stored only as hashes. */
 export class KeysStore {
   readonly #queries: CompiledQueries;
@@ -52,28 +82,37 @@ export class KeysStore {
     }));
   }
 
-  /** Stores a new key's hash. */
-  async insert(row: {
-    id: string;
-    accountId: string;
-    sitePk: number | null;
-    lookup: string;
-    hash: string;
-    label: string | null;
-    nowSeconds: number;
-  }): Promise<void> {
-    await this.db
-      .insertInto('api_keys')
-      .values({
-        id: row.id,
-        account_id: row.accountId,
-        site_pk: row.sitePk,
-        lookup: row.lookup,
-        hash: row.hash,
-        label: row.label,
-        created_at: row.nowSeconds,
-      })
-      .execute();
+  /**
+   * Stores a new key's hash; false when the database refuses it because its site already has an
+   * active key or an active key has its value (unique indexes, so two requests at once cannot both
+   * pass a check made before).
+   */
+  async insert(row: NewKey): Promise<boolean> {
+    return insertKey(this.db, row);
+  }
+
+  /**
+   * Revokes an active key and stores its successor in one transaction: `not_active` when the key
+   * was revoked meanwhile (nothing changes), `conflict` when the successor was refused (nor then).
+   */
+  async replace(oldKeyId: string, row: NewKey): Promise<'replaced' | 'not_active' | 'conflict'> {
+    const refused = new Error('successor refused');
+    try {
+      return await this.db.transaction().execute(async (trx) => {
+        const revoked = await trx
+          .updateTable('api_keys')
+          .set({ revoked_at: row.nowSeconds, replaced_by: row.id })
+          .where('id', '=', oldKeyId)
+          .where('revoked_at', 'is', null)
+          .executeTakeFirst();
+        if (Number(revoked.numUpdatedRows) === 0) return 'not_active';
+        if (!(await insertKey(trx, row))) throw refused;
+        return 'replaced';
+      });
+    } catch (error) {
+      if (error === refused) return 'conflict';
+      throw error;
+    }
   }
 
   /** A key's description by its id. */

@@ -9,6 +9,7 @@ import { storedJson } from './migrations/0007-stored-json.ts';
 import { statsCounters } from './migrations/0008-stats-counters.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
 import { rateLimitsUnindexed } from './migrations/0010-rate-limits-unindexed.ts';
+import { oneActiveKey } from './migrations/0011-one-active-key.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0008_stats_counters': statsCounters,
   '0009_export_leases': exportLeases,
   '0010_rate_limits_unindexed': rateLimitsUnindexed,
+  '0011_one_active_key': oneActiveKey,
 };
 
 /** The names of every migration, in the order they run. */

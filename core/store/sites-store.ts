@@ -27,13 +27,12 @@ export class SitesStore {
     return r && { pk: r.pk, domain: r.domain, clientRef: r.client_ref };
   }
 
-  /** Registers a site and returns it. */
-  async insert(accountId: string, domain: string, clientRef: string | null, nowSeconds: number): Promise<Site> {
-    const r = await this.db
+  /** Registers a site unless the account has one for the domain (registered meanwhile by another request, say). */
+  async insertIfAbsent(accountId: string, domain: string, clientRef: string | null, nowSeconds: number): Promise<void> {
+    await this.db
       .insertInto('sites')
       .values({ account_id: accountId, domain, client_ref: clientRef, created_at: nowSeconds })
-      .returning(['pk', 'domain', 'client_ref'])
-      .executeTakeFirstOrThrow();
-    return { pk: r.pk, domain: r.domain, clientRef: r.client_ref };
+      .onConflict((oc) => oc.columns(['account_id', 'domain']).doNothing())
+      .execute();
   }
 }

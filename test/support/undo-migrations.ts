@@ -1,16 +1,24 @@
 import { sql, type Kysely } from 'kysely';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
 
+/** The migrations a test can take a database back before (those since 0007). */
+export type UndoableMigration = '0007_stored_json' | '0008_stats_counters' | '0009_export_leases' | '0010_rate_limits_unindexed' | '0011_one_active_key';
+
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
  * open it with today's code and see that migration (and the ones after it) run on old data. Each
  * migration since 0007 has its undoing here; the bookkeeping rows go too.
  */
-export async function undoMigrationsFrom(db: Kysely<any>, first: '0007_stored_json' | '0008_stats_counters' | '0009_export_leases'): Promise<void> {
+export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  await db.schema.createIndex('rate_limits_by_start').on('rate_limits').columns(['window_started_ms']).execute();
-  await db.schema.dropIndex('export_jobs_by_status').execute();
-  for (const column of ['lease_owner', 'lease_until']) await db.schema.alterTable('export_jobs').dropColumn(column).execute();
+  for (const index of ['api_keys_one_active_per_site', 'api_keys_one_active_per_value']) await db.schema.dropIndex(index).execute();
+  if (first <= '0010_rate_limits_unindexed') {
+    await db.schema.createIndex('rate_limits_by_start').on('rate_limits').columns(['window_started_ms']).execute();
+  }
+  if (first <= '0009_export_leases') {
+    await db.schema.dropIndex('export_jobs_by_status').execute();
+    for (const column of ['lease_owner', 'lease_until']) await db.schema.alterTable('export_jobs').dropColumn(column).execute();
+  }
   if (first <= '0008_stats_counters') {
     for (const table of ['event_counts', 'site_sets', 'site_set_owners']) await db.schema.dropTable(table).execute();
   }
