@@ -2,8 +2,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * The database keeps the rules the admin surface checks: a site has at most one active key, and
- * no two active keys share a value (issuing a revoked key's value again is refused by a check). Checked by reading before writing, two admin requests at once (in one
- * process or two) could both pass and both write; unique indexes make the second write a conflict.
+ * no two active keys share a value (issuing a revoked key's value again is refused by the check
+ * alone). Checked by reading before writing, two admin requests at once (in one process or two)
+ * could both pass and both write; unique indexes make the second write a conflict.
  *
  * Rows a race may already have left are settled first, so the indexes can be built: of a site's
  * active keys the newest stays and the older are revoked as of its issue; of active keys sharing a
