@@ -1,5 +1,5 @@
 import { AdminError } from '../admin/inputs.ts';
-import { readOptionalJson } from '../http/body.ts';
+import { eachBodyText, readOptionalJson } from '../http/body.ts';
 import { badRequest } from '../http/errors.ts';
 import type { CoreRequest } from '../http/reply.ts';
 
@@ -73,7 +73,7 @@ async function ndjson(request: CoreRequest, kind: string): Promise<LoadItems> {
     lines.push(lineNo);
   };
   let rest = '';
-  await eachText(request, (text) => {
+  await eachBodyText(request, LOAD_BODY_BYTES, tooLarge, (text) => {
     rest += text;
     let at: number;
     while ((at = rest.indexOf('\n')) >= 0) {
@@ -87,38 +87,8 @@ async function ndjson(request: CoreRequest, kind: string): Promise<LoadItems> {
 
 async function readAll(request: CoreRequest): Promise<string> {
   let text = '';
-  await eachText(request, (piece) => (text += piece));
+  await eachBodyText(request, LOAD_BODY_BYTES, tooLarge, (piece) => (text += piece));
   return text;
-}
-
-/** Hands each decoded piece of the body to `use`, refusing it once it passes the limit or is not UTF-8. */
-async function eachText(request: CoreRequest, use: (text: string) => void): Promise<void> {
-  if (!request.body) return;
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > LOAD_BODY_BYTES) throw tooLarge();
-      use(utf8(() => decoder.decode(value, { stream: true })));
-    }
-  } catch (error) {
-    // A refused body is not read on: the client learns at once.
-    await reader.cancel().catch(() => undefined);
-    throw error;
-  }
-  use(utf8(() => decoder.decode()));
-}
-
-function utf8(decode: () => string): string {
-  try {
-    return decode();
-  } catch {
-    throw badRequest('The request body is not valid UTF-8.');
-  }
 }
 
 function tooLarge() {

@@ -1,4 +1,4 @@
-import { badRequest } from './errors.ts';
+import { badRequest, type ApiError } from './errors.ts';
 import type { CoreRequest } from './reply.ts';
 
 /**
@@ -21,25 +21,43 @@ export async function readOptionalJson(request: CoreRequest, maxBytes: number): 
 
 /** The body as text, refusing it as soon as it grows past the limit. */
 async function readText(request: CoreRequest, maxBytes: number): Promise<string> {
-  if (!request.body) return '';
+  let text = '';
+  await eachBodyText(request, maxBytes, () => badRequest(`The request body may be at most ${maxBytes} bytes.`), (piece) => (text += piece));
+  return text;
+}
+
+/**
+ * Hands each decoded piece of the body to `use` as it arrives. Refuses it with `tooLarge()` once
+ * it passes `maxBytes`, and with 400 when it is not UTF-8 or its stream fails before the end (a
+ * client that went away mid-upload sent bad input, not a fault of ours).
+ */
+export async function eachBodyText(request: CoreRequest, maxBytes: number, tooLarge: () => ApiError, use: (text: string) => void): Promise<void> {
+  if (!request.body) return;
   const reader = request.body.getReader();
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let size = 0;
-  let text = '';
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch(() => {
+        throw badRequest('The request body could not be read to its end.');
+      });
       if (done) break;
       size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel();
-        throw badRequest(`The request body may be at most ${maxBytes} bytes.`);
-      }
-      text += decoder.decode(value, { stream: true });
+      if (size > maxBytes) throw tooLarge();
+      use(utf8(() => decoder.decode(value, { stream: true })));
     }
-    return text + decoder.decode();
   } catch (error) {
-    if (error instanceof TypeError) throw badRequest('The request body is not valid UTF-8.');
+    // A refused body is not read on: the client learns at once.
+    await reader.cancel().catch(() => undefined);
     throw error;
+  }
+  use(utf8(() => decoder.decode()));
+}
+
+function utf8(decode: () => string): string {
+  try {
+    return decode();
+  } catch {
+    throw badRequest('The request body is not valid UTF-8.');
   }
 }
