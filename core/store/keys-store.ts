@@ -52,6 +52,17 @@ async function insertKey(db: Db, row: NewKey): Promise<boolean> {
   return stored !== undefined;
 }
 
+/** Revokes a key unless it already is; whether this call revoked it. */
+async function revokeKey(db: Db, keyId: string, nowSeconds: number, replacedBy: string | null): Promise<boolean> {
+  const revoked = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: nowSeconds, replaced_by: replacedBy })
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(revoked.numUpdatedRows) > 0;
+}
+
 /** Reads and writes API keys, which are stored only as hashes. */
 export class KeysStore {
   readonly #queries: CompiledQueries;
@@ -99,13 +110,7 @@ export class KeysStore {
     const refused = new Error('successor refused');
     try {
       return await this.db.transaction().execute(async (trx) => {
-        const revoked = await trx
-          .updateTable('api_keys')
-          .set({ revoked_at: row.nowSeconds, replaced_by: row.id })
-          .where('id', '=', oldKeyId)
-          .where('revoked_at', 'is', null)
-          .executeTakeFirst();
-        if (Number(revoked.numUpdatedRows) === 0) return 'not_active';
+        if (!(await revokeKey(trx, oldKeyId, row.nowSeconds, row.id))) return 'not_active';
         if (!(await insertKey(trx, row))) throw refused;
         return 'replaced';
       });
@@ -151,12 +156,7 @@ export class KeysStore {
 
   /** Marks a key revoked, naming its successor when it was rotated away. */
   async revoke(keyId: string, nowSeconds: number, replacedBy: string | null = null): Promise<void> {
-    await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: nowSeconds, replaced_by: replacedBy })
-      .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .execute();
+    await revokeKey(this.db, keyId, nowSeconds, replacedBy);
   }
 }
 
