@@ -126,7 +126,10 @@ export class IngestStore {
         const pks = inserted.map((r) => r.pk);
         const before = identifiedTo.length > 0 ? await visitedSites(trx, pks) : new Set<string>();
         await trx.deleteFrom('person_sites').where('person_pk', 'in', pks).execute();
-        const visits = batch.flatMap(({ row, visits }) => visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id })));
+        // Each visit carries what lists order and filter its person by (migration 0012).
+        const visits = batch.flatMap(({ row, visits }) =>
+          visits.map((v) => ({ ...v, person_pk: pkById.get(row.id)!, person_id: row.id, person_last_seen: row.last_seen, person_is_hot_lead: row.is_hot_lead, person_site_count: visits.length })),
+        );
         for (let k = 0; k < visits.length; k += CHUNK) await trx.insertInto('person_sites').values(visits.slice(k, k + CHUNK)).execute();
         await renderPeople(trx, sql<boolean>`p.pk in (${sql.join(pks)})`);
         await renderPersonSites(trx, sql<boolean>`person_pk in (${sql.join(pks)})`);

@@ -10,6 +10,7 @@ import { statsCounters } from './migrations/0008-stats-counters.ts';
 import { exportLeases } from './migrations/0009-export-leases.ts';
 import { rateLimitsUnindexed } from './migrations/0010-rate-limits-unindexed.ts';
 import { oneActiveKey } from './migrations/0011-one-active-key.ts';
+import { personFieldsPerSite } from './migrations/0012-person-fields-per-site.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0009_export_leases': exportLeases,
   '0010_rate_limits_unindexed': rateLimitsUnindexed,
   '0011_one_active_key': oneActiveKey,
+  '0012_person_fields_per_site': personFieldsPerSite,
 };
 
 /** The names of every migration, in the order they run. */

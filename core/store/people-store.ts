@@ -4,8 +4,8 @@ import type { PersonSummary } from '../resources/types.ts';
 import { accountPersonJsonSql, figuresJsonSql, storedPersonJsonSql } from './person-row.ts';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
-import { isOneSite, isScopedSites, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
-import { latestOfOwner, latestPage, PERSON_ACTIVITY, withFigures, type ScopedFigures } from './scoped-activity.ts';
+import { isOneSite, isScopedSites, peoplePageValues, sitePlaceholders, viewShape, viewValues, type VisibleView } from './view-params.ts';
+import { latestOfOwner, latestPage, PERSON_ACTIVITY, PERSON_ACTIVITY_ACCOUNT_WIDE, withFigures, type LatestRow, type ScopedFigures } from './scoped-activity.ts';
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
 import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
@@ -47,7 +47,7 @@ export class PeopleStore {
   /** One page of people, `lastSeen` descending then `id` descending, after `after` when given. */
   async page(view: View, filters: PeopleFilters, after: CursorPosition | null, take: number): Promise<PersonRow[]> {
     if (view.kind === 'empty') return [];
-    const values = { ...viewValues(view), take, ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
+    const values = { ...peoplePageValues(view), take, ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
     const hot = filters.hotLeadsOnly === true;
     const since = filters.lastSeenAfter;
     if (since !== undefined) Object.assign(values, { since });
@@ -56,10 +56,12 @@ export class PeopleStore {
       shape,
       (p) => {
         if (isScopedSites(view)) return this.#scopedPage(p, view, hot, since !== undefined, after !== null);
+        if (view.kind === 'sites') return this.#filteredPage(p, view, hot, since !== undefined, after !== null);
         // One table answers activity and order: people account-wide, person_sites for one site.
         const [lastSeen, id] = isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
         let query = this.#viewQuery(p, view, AS_BODY);
-        if (hot) query = query.where(sql.ref('p.is_hot_lead'), '=', 1);
+        // One site's hot leads have an index of their own, which the literal 1 lets the planner use.
+        if (hot) query = isOneSite(view) ? query.where(sql<boolean>`ps.person_is_hot_lead = 1`) : query.where(sql.ref('p.is_hot_lead'), '=', 1);
         if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
         if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
         return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc').limit(p('take'));
@@ -122,7 +124,7 @@ export class PeopleStore {
   #scopedPage(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean): PeopleQuery {
     const sitePks = sitePlaceholders(view, p);
     const conditions: RawBuilder<boolean>[] = [];
-    if (hot) conditions.push(sql<boolean>`exists (select 1 from people h where h.pk = a.person_pk and h.is_hot_lead = 1)`);
+    if (hot) conditions.push(HOT_ROW);
     if (since) conditions.push(sql<boolean>`a.last_seen > ${p('since')}`);
     const latest = latestPage(PERSON_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') });
     // The page is chosen before any person is written as JSON; sorting its few rows again is cheap.
@@ -130,16 +132,41 @@ export class PeopleStore {
   }
 
   /**
+   * One page of an account key's people under a site filter: ordered by their latest visit
+   * anywhere, as the account list is, but merged from the selected sites' index ranges (each
+   * person listed at the row of its latest visit among them, which is also its attribution), so
+   * the walk reads no one seen only elsewhere. Figures stay account-wide.
+   */
+  #filteredPage(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean): PeopleQuery {
+    const conditions: RawBuilder<boolean>[] = [];
+    if (hot) conditions.push(HOT_ROW);
+    if (since) conditions.push(sql<boolean>`a.person_last_seen > ${p('since')}`);
+    const latest = latestPage(PERSON_ACTIVITY_ACCOUNT_WIDE, {
+      sitePks: sitePlaceholders(view, p),
+      conditions,
+      after: after ? [p('afterTs'), p('afterId')] : null,
+      take: p('take'),
+    });
+    return this.db
+      .selectFrom(sql<LatestRow>`(${latest})`.as('k'))
+      .innerJoin('people as p', 'p.pk', 'k.owner_pk')
+      .select([this.#json(storedPersonJsonSql(sql`p.json_figures`, sql`k.json_site`), AS_BODY).as('json'), 'k.id', 'k.last_seen'])
+      .orderBy(sql.ref('k.last_seen'), 'desc')
+      .orderBy(sql.ref('k.id'), 'desc')
+      .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+  }
+
+  /**
    * People of a scoped key's several sites, from their latest rows and figures there (aliased
-   * `ps`): the only view whose figures are not stored, so they are written here, between the
-   * person's stored head and tail, with the attribution of the latest row's site.
+   * `ps`): the only view whose figures are not all stored, so those of people seen on more than
+   * one site are written here, between the person's stored head and tail, with the attribution of
+   * the latest row's site.
    */
   #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>, read: JsonRead = AS_TEXT): PeopleQuery {
     return this.db
       .selectFrom(figures)
       .innerJoin('people as p', 'p.pk', 'ps.owner_pk')
-      .innerJoin('person_sites as latest', (join) => join.onRef('latest.person_pk', '=', 'ps.owner_pk').onRef('latest.site_pk', '=', 'ps.site_pk'))
-      .select([this.#json(storedPersonJsonSql(figuresJsonSql('ps', this.#dialect), sql`latest.json_site`), read).as('json'), 'ps.id', 'ps.last_seen'])
+      .select([this.#json(storedPersonJsonSql(sql`coalesce(ps.sole_json_figures, ${figuresJsonSql('ps', this.#dialect)})`, sql`ps.json_site`), read).as('json'), 'ps.id', 'ps.last_seen'])
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 
@@ -169,6 +196,9 @@ export class PeopleStore {
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 }
+
+/** A `person_sites` row (aliased `a`) of a hot lead: a literal 1, so the hot leads' own indexes apply. */
+const HOT_ROW = sql<boolean>`a.person_is_hot_lead = 1`;
 
 /** How a query reads each person's JSON: as text (one person's answer), or as a page body reads it fastest. */
 type JsonRead = 'text' | 'body';

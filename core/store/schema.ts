@@ -154,6 +154,12 @@ export interface PersonSitesTable {
   visit_count: number;
   first_seen: number;
   last_seen: number;
+  /** The person's latest visit to any site (`people.last_seen`), written with the row: an account-wide order per site. */
+  person_last_seen: number;
+  /** The person's `is_hot_lead`, written with the row: hot leads' rows have indexes of their own. */
+  person_is_hot_lead: number;
+  /** How many sites the person visited, written with the row: a person seen on one site alone needs no lookup across sites. */
+  person_site_count: number;
   /** This site's figures and attribution as stored JSON pieces (person-row.ts). */
   json_figures: string | null;
   json_site: string | null;

@@ -34,6 +34,13 @@ export function viewValues(view: VisibleView): Record<string, unknown> {
   return values;
 }
 
+/** The values a people page binds: the view's, but sites an account key filters to are read by their keys alone (they are the account's). */
+export function peoplePageValues(view: VisibleView): Record<string, unknown> {
+  const values = viewValues(view);
+  if (view.kind === 'sites') delete values.accountId;
+  return values;
+}
+
 /** Placeholders for the sites of a view over several sites, in the order `viewValues` binds them. */
 export function sitePlaceholders(view: VisibleView, p: Param): ReturnType<Param>[] {
   return view.kind === 'account' ? [] : view.sites.map((_, i) => p(`site${i}`));

@@ -54,7 +54,7 @@ describe('query plans of the list endpoints', () => {
       for (const filters of [{}, { hotLeadsOnly: true }, { lastSeenAfter: 1_700_000_000 }]) {
         const [plan] = await capture(() => store.page(view, filters, after, 51));
         if (process.env.SHOW_PLANS) console.log(plan);
-        expect(plan, `${view.kind} ${JSON.stringify(filters)}`).toMatch(/SEARCH \w+ USING (COVERING )?INDEX (people_by_last_seen|people_hot_by_last_seen|person_sites_by_last_seen)/);
+        expect(plan, `${view.kind} ${JSON.stringify(filters)}`).toMatch(/SEARCH \w+ USING (COVERING )?INDEX (people_by_last_seen|people_hot_by_last_seen|person_sites(_hot)?_by_last_seen|person_sites(_hot)?_by_person_last_seen)/);
         expect(plan).not.toMatch(/TEMP B-TREE|SCAN (p|ps)\b(?! USING)/);
       }
     }
@@ -70,7 +70,7 @@ describe('query plans of the list endpoints', () => {
     }
   });
 
-  it('merges one index range per site for a scoped key over several sites, and reads one person or company of it by keys', async () => {
+  it('merges one index range per site for a scoped key over several sites and for an account key under a site filter, and reads one person or company of a scope by keys', async () => {
     const { PeopleStore } = await import('../../core/store/people-store.ts');
     const { CompaniesStore } = await import('../../core/store/companies-store.ts');
     const view: View = { kind: 'scoped', accountId: 'acc_a', sites: [site(), shop()] };
@@ -78,8 +78,10 @@ describe('query plans of the list endpoints', () => {
     const companies = new CompaniesStore(world.api.db);
     for (const [what, run, index] of [
       ['people', () => people.page(view, {}, after, 51), 'person_sites_by_last_seen'],
-      ['hot people', () => people.page(view, { hotLeadsOnly: true }, null, 51), 'person_sites_by_last_seen'],
+      ['hot people', () => people.page(view, { hotLeadsOnly: true }, null, 51), 'person_sites_hot_by_last_seen'],
       ['companies', () => companies.page(view, { lastSeenAfter: 1_700_000_000 }, after, 51), 'company_sites_by_last_seen'],
+      ['people of an account key under a site filter', () => people.page({ ...view, kind: 'sites' }, {}, after, 51), 'person_sites_by_person_last_seen'],
+      ['hot people of an account key under a site filter', () => people.page({ ...view, kind: 'sites' }, { hotLeadsOnly: true, lastSeenAfter: 1_700_000_000 }, null, 51), 'person_sites_hot_by_person_last_seen'],
     ] as const) {
       const [plan] = await capture(run);
       if (process.env.SHOW_PLANS) console.log(plan);

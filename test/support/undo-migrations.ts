@@ -2,7 +2,13 @@ import { sql, type Kysely } from 'kysely';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
 
 /** The migrations a test can take a database back before (those since 0007). */
-export type UndoableMigration = '0007_stored_json' | '0008_stats_counters' | '0009_export_leases' | '0010_rate_limits_unindexed' | '0011_one_active_key';
+export type UndoableMigration =
+  | '0007_stored_json'
+  | '0008_stats_counters'
+  | '0009_export_leases'
+  | '0010_rate_limits_unindexed'
+  | '0011_one_active_key'
+  | '0012_person_fields_per_site';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -11,7 +17,11 @@ export type UndoableMigration = '0007_stored_json' | '0008_stats_counters' | '00
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  for (const index of ['api_keys_one_active_per_site', 'api_keys_one_active_per_value']) await db.schema.dropIndex(index).execute();
+  for (const index of ['person_sites_by_person_last_seen', 'person_sites_hot_by_person_last_seen', 'person_sites_hot_by_last_seen']) await db.schema.dropIndex(index).execute();
+  for (const column of ['person_last_seen', 'person_is_hot_lead', 'person_site_count']) await db.schema.alterTable('person_sites').dropColumn(column).execute();
+  if (first <= '0011_one_active_key') {
+    for (const index of ['api_keys_one_active_per_site', 'api_keys_one_active_per_value']) await db.schema.dropIndex(index).execute();
+  }
   if (first <= '0010_rate_limits_unindexed') {
     await db.schema.createIndex('rate_limits_by_start').on('rate_limits').columns(['window_started_ms']).execute();
   }
