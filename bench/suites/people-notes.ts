@@ -26,13 +26,15 @@ const BODY =
 
 /** Why an account key's `domain`/`client_ref` page costs more than the unfiltered one. */
 const SITE_FILTER =
-  'An account key filtered to some sites walks all people by lastSeen and keeps those seen on the selected sites (an index probe per site and person), so it reads past everybody seen elsewhere ' +
-  '(about three people for each one kept in the bench data), then attributes each kept person to the latest of the selected sites by a second probe: the statement takes about twice the unfiltered one. The floor walks the same rows.';
+  "An account key filtered to some sites merges the sites' own index ranges, ordered by each person's lastSeen anywhere (copied onto their visits as they load), and lists each person once, at their latest visit among the sites, " +
+  'which is their attribution (a lookup only for people seen on more than one site); then it reads each person by key. Its cost follows the page, not how rare the sites are (the floor, like our code before, walks everybody by lastSeen and keeps ' +
+  'those seen there: three people read a hit for acme, twenty for partner-agency). Timed alone the statement takes ~0.24 ms against the unfiltered ~0.18 ms; between requests ~0.44 against ~0.25 ms, ' +
+  'reading three tables where the unfiltered page reads one, plus one statement more per request (the account\'s sites, to resolve the filter).';
 
 /** Why a scoped key over several sites costs more than one site's key. */
 const SEVERAL_SITES =
-  "A scoped key over several sites merges one index range per site, checks each row is its person's latest there, and sums each person's visits over the sites at query time (two probes a person), " +
-  'writing the figures between the stored head and tail; with hot_leads each row scanned also reads its person. The floor groups every visit in scope first.';
+  "A scoped key over several sites merges one index range per site (hot leads' rows have their own), checks each row is its person's latest there and sums each person's visits over the sites at query time " +
+  '(a lookup each, skipped for people seen on one site alone, who have their stored figures), writing the figures between the stored head and tail. The floor groups every visit in scope first.';
 
 /**
  * Note for a people page's floor target; `sqlText` is the account's unfiltered page as SQLite
