@@ -13,6 +13,7 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCommandLine } from './command-line.ts';
 import { formatSuite } from './report/table.ts';
 import { positiveInt } from './run.ts';
 import { DEFAULT_PREFIX } from './postgres-data.ts';
@@ -20,22 +21,27 @@ import { EXPORT_SEED } from './suites/export-runs.ts';
 import { exportSuite } from './suites/export.ts';
 import { pgExportSuite } from './suites/pg-export.ts';
 
-const { values } = parseArgs({
-  options: {
-    people: { type: 'string', default: '1000000' },
-    seed: { type: 'string', default: String(EXPORT_SEED) },
-    runs: { type: 'string', default: '3' },
-    cache: { type: 'string' },
-    postgres: { type: 'string' },
-  },
-});
-const postgres = values.postgres === undefined ? undefined : { url: values.postgres, prefix: DEFAULT_PREFIX };
-const suite = await (postgres ? pgExportSuite : exportSuite)({
-  postgres,
-  tiny: false,
-  seed: positiveInt('seed', values.seed!),
-  exportPeople: [positiveInt('people', values.people!)],
-  runs: positiveInt('runs', values.runs!),
-  cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
-});
-process.stdout.write(`\n${formatSuite(suite)}\n`);
+/** The command line: flags → the suite, then its table on stdout. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      people: { type: 'string', default: '1000000' },
+      seed: { type: 'string', default: String(EXPORT_SEED) },
+      runs: { type: 'string', default: '3' },
+      cache: { type: 'string' },
+      postgres: { type: 'string' },
+    },
+  });
+  const postgres = values.postgres === undefined ? undefined : { url: values.postgres, prefix: DEFAULT_PREFIX };
+  const suite = await (postgres ? pgExportSuite : exportSuite)({
+    postgres,
+    tiny: false,
+    seed: positiveInt('seed', values.seed!),
+    exportPeople: [positiveInt('people', values.people!)],
+    runs: positiveInt('runs', values.runs!),
+    cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
+  });
+  process.stdout.write(`\n${formatSuite(suite)}\n`);
+}
+
+runCommandLine('bench:export', main);

@@ -9,27 +9,33 @@
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runCommandLine } from './command-line.ts';
 import { formatSuite } from './report/table.ts';
 import { positiveInt } from './run.ts';
 import { readsDuringExportsSuite } from './suites/reads-during-exports.ts';
 
-const { values } = parseArgs({
-  options: {
-    people: { type: 'string', default: '100000' },
-    connections: { type: 'string', default: '4' },
-    'idle-seconds': { type: 'string', default: '10' },
-    exports: { type: 'string', default: '3' },
-    seed: { type: 'string', default: '42' },
-    cache: { type: 'string' },
-  },
-});
-const suite = await readsDuringExportsSuite({
-  tiny: false,
-  seed: positiveInt('seed', values.seed!),
-  people: positiveInt('people', values.people!),
-  connections: positiveInt('connections', values.connections!),
-  idleSeconds: positiveInt('idle-seconds', values['idle-seconds']!),
-  exports: positiveInt('exports', values.exports!),
-  cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
-});
-process.stdout.write(`\n${formatSuite(suite)}\n${suite.cases.map((c) => `  slowest page ${c.params?.maxMs} ms: ${c.name}`).join('\n')}\n`);
+/** The command line: flags → the suite, then its table on stdout. */
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      people: { type: 'string', default: '100000' },
+      connections: { type: 'string', default: '4' },
+      'idle-seconds': { type: 'string', default: '10' },
+      exports: { type: 'string', default: '3' },
+      seed: { type: 'string', default: '42' },
+      cache: { type: 'string' },
+    },
+  });
+  const suite = await readsDuringExportsSuite({
+    tiny: false,
+    seed: positiveInt('seed', values.seed!),
+    people: positiveInt('people', values.people!),
+    connections: positiveInt('connections', values.connections!),
+    idleSeconds: positiveInt('idle-seconds', values['idle-seconds']!),
+    exports: positiveInt('exports', values.exports!),
+    cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
+  });
+  process.stdout.write(`\n${formatSuite(suite)}\n${suite.cases.map((c) => `  slowest page ${c.params?.maxMs} ms: ${c.name}`).join('\n')}\n`);
+}
+
+runCommandLine('bench:reads', main);

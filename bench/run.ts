@@ -12,6 +12,7 @@ import { availableParallelism, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runCommandLine, UsageError } from './command-line.ts';
 import { benchDatabase, DEFAULT_DATA, TINY_DATA } from './data.ts';
 import { connect, DEFAULT_PREFIX, postgresCopy, type PostgresTarget } from './postgres-data.ts';
 import { writeJson } from './report/json.ts';
@@ -162,7 +163,7 @@ function caseLogger(suite: string): (name: string) => void {
 /** A command-line flag's positive whole number (`1_000_000` allowed); anything else stops the run. */
 export function positiveInt(flag: string, text: string): number {
   const n = Number(text.replace(/_/g, ''));
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got ${text}`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer, got ${text}`);
   return n;
 }
 
@@ -217,9 +218,4 @@ async function main(): Promise<void> {
   }
 }
 
-if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  });
-}
+if (process.argv[1] !== undefined && pathToFileURL(resolve(process.argv[1])).href === import.meta.url) runCommandLine('bench', main);
