@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type PersonInput } from '../../adapters/node/index.ts';
-import { BACKENDS, type Backend, type OpenedDatabase } from '../support/backends.ts';
+import { BACKENDS, openReopenable, type Backend, type OpenedDatabase } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 
 /**
@@ -85,18 +82,9 @@ describe.each(BACKENDS)('an account key’s people under a site filter ($name)',
 
   const open = (database: OpenedDatabase['database']) => createApi({ database, clock: new ManualClock(NOW), rateLimits: { accountPerHour: 1_000_000, scopedKeyPerHour: 1_000_000 } });
 
-  /** A fresh database (a file for SQLite, so it can be opened again) with the sites and an account key. */
+  /** A fresh database that can be opened again, with the sites and an account key. */
   async function fresh(): Promise<{ api: Api; database: OpenedDatabase['database']; key: string }> {
-    let database: OpenedDatabase['database'];
-    if (backend.name === 'sqlite') {
-      const dir = mkdtempSync(join(tmpdir(), 'vi-site-filtered-'));
-      opened.push({ database: '', drop: async () => rmSync(dir, { recursive: true, force: true }) });
-      database = join(dir, 'db.sqlite');
-    } else {
-      const db = await backend.open();
-      opened.push(db);
-      database = db.database;
-    }
+    const { database } = await openReopenable(backend).then((db) => (opened.push(db), db));
     const api = await open(database);
     await api.admin.createAccount({ id: 'acc_a', name: 'A' });
     for (const site of SITES) await api.admin.registerSite('acc_a', site);

@@ -1,11 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createApi, ManualClock, type Api, type EventInput, type NodeApiOptions, type PersonInput } from '../../adapters/node/index.ts';
+import { describe, expect, it } from 'vitest';
+import { createApi, ManualClock, type Api, type EventInput, type PersonInput } from '../../adapters/node/index.ts';
 import { DemoSimulator } from '../../scripts/demo/simulate.ts';
 import { seedDemo } from '../../scripts/demo/seed.ts';
-import { BACKENDS, type Backend } from '../support/backends.ts';
+import { BACKENDS, openReopenable } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 import { expectStatsExact, type StatsView } from '../support/stats-oracle.ts';
 
@@ -28,17 +25,6 @@ const SITES = [
   { domain: 'other.example', clientRef: 'o' },
 ];
 const iso = (s: number) => new Date(s * 1000).toISOString();
-
-const dir = mkdtempSync(join(tmpdir(), 'vi-stats-arrivals-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let files = 0;
-
-/** A database on `backend` that survives closing the API on it (a file for SQLite), and its removal. */
-async function openDatabase(backend: Backend): Promise<{ database: NodeApiOptions['database']; drop: () => Promise<void> }> {
-  if (backend.name === 'sqlite') return { database: join(dir, `db${files++}.sqlite`), drop: async () => undefined };
-  const opened = await backend.open();
-  return { database: opened.database as NodeApiOptions['database'], drop: opened.drop };
-}
 
 /** An account of three sites (a domain, its subdomain, another client), 24 people and their keys. */
 async function setUp(api: Api): Promise<{ accountKey: string; scopedKey: string; people: PersonInput[] }> {
@@ -77,7 +63,7 @@ async function expectExact(api: Api, keys: { accountKey: string; scopedKey: stri
 
 describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backend) => {
   it('migration 0008 fills the counters of data loaded before it, and loads after it add to the same buckets and sets', async () => {
-    const { database, drop } = await openDatabase(backend);
+    const { database, drop } = await openReopenable(backend);
     const clock = new ManualClock(NOW_S * 1000);
     try {
       let api = await createApi({ database, clock, rateLimits: UNLIMITED });
@@ -105,7 +91,7 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
   });
 
   it('a reset goes back to the baseline’s counters, and later loads count from there', async () => {
-    const { database, drop } = await openDatabase(backend);
+    const { database, drop } = await openReopenable(backend);
     const api = await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED });
     try {
       const keys = await setUp(api);
@@ -127,7 +113,7 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
   });
 
   it('loads through admin over HTTP (NDJSON and a JSON array, a repeated id among them) count as a direct count does', async () => {
-    const { database, drop } = await openDatabase(backend);
+    const { database, drop } = await openReopenable(backend);
     const api = await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED, admin: { token: TOKEN } });
     try {
       const keys = await setUp(api);
@@ -147,7 +133,7 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
   });
 
   it('the demo seeder and the webhook demo’s simulation keep the counts exact as time moves on', async () => {
-    const { database, drop } = await openDatabase(backend);
+    const { database, drop } = await openReopenable(backend);
     const clock = new ManualClock(NOW_S * 1000);
     const api = await createApi({ database, clock, rateLimits: UNLIMITED });
     try {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type CompanyInput, type Database, type PersonInput } from '../../adapters/node/index.ts';
@@ -9,7 +6,7 @@ import { dialectOf } from '../../core/store/dialect/index.ts';
 import { accountPersonJsonSql, personJsonAtSiteSql, personJsonSql, storedPersonJsonSql, withSite } from '../../core/store/person-row.ts';
 import { COMPANY_ACTIVITY, latestPage, PERSON_ACTIVITY, withFigures } from '../../core/store/scoped-activity.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
-import { BACKENDS, type Backend, type OpenedDatabase } from '../support/backends.ts';
+import { BACKENDS, openReopenable, type Backend, type OpenedDatabase } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 
 /**
@@ -184,16 +181,7 @@ async function expectScopedPagesRendered(api: Api, key: string, domain: string):
 
 /** An API on a fresh database of `backend` (a file for SQLite, so it can be opened again), with the sites and companies loaded. */
 async function openFresh(backend: Backend, opened: OpenedDatabase[]): Promise<{ api: Api; database: OpenedDatabase['database'] }> {
-  let database: OpenedDatabase['database'];
-  if (backend.name === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'vi-stored-text-'));
-    opened.push({ database: '', drop: async () => rmSync(dir, { recursive: true, force: true }) });
-    database = join(dir, 'db.sqlite');
-  } else {
-    const db = await backend.open();
-    opened.push(db);
-    database = db.database;
-  }
+  const { database } = await openReopenable(backend).then((db) => (opened.push(db), db));
   const api = await openApi(database);
   await api.admin.createAccount({ id: 'acc_a', name: 'A' });
   for (const site of SITES) await api.admin.registerSite('acc_a', site);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
@@ -174,3 +177,14 @@ export const BACKENDS: Backend[] = [sqlite, pglite, ...(serverUrl ? [serverBacke
 
 /** The Postgres backends alone (PGlite, and the server when configured). */
 export const POSTGRES_BACKENDS: Backend[] = BACKENDS.filter((b) => b.name !== 'sqlite');
+
+/**
+ * A fresh database of `backend` that outlives the API opened on it, so a test can close the API
+ * and open the database again (a migration test): a file in a folder of its own for SQLite, which
+ * `drop` removes; the backend's own database otherwise.
+ */
+export async function openReopenable(backend: Backend): Promise<OpenedDatabase> {
+  if (backend.name !== 'sqlite') return backend.open();
+  const dir = mkdtempSync(join(tmpdir(), 'vi-reopenable-'));
+  return { database: join(dir, 'db.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
