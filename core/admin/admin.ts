@@ -106,9 +106,7 @@ export class Admin {
   /** Issues the key of one client domain; a domain has one active key at a time (rotate to replace it). */
   async issueScopedKey(accountId: string, domain: string, options: IssueKeyOptions = {}): Promise<IssuedKey> {
     const site = await this.#requireSite(accountId, domain);
-    if (await this.keys.hasActiveKeyForSite(site.pk)) {
-      throw new AdminError(`site ${site.domain} already has an active key: rotate or revoke it`);
-    }
+    if (await this.keys.hasActiveKeyForSite(site.pk)) throw siteHasKey(site);
     return this.#issue(accountId, site, options);
   }
 
@@ -169,7 +167,7 @@ export class Admin {
     const { row, issued } = await this.#newKey(accountId, site, options);
     if (await this.keys.insert(row)) return issued;
     // Refused by the database: another request issued a key for the site, or this value, after the checks.
-    if (site && (await this.keys.hasActiveKeyForSite(site.pk))) throw new AdminError(`site ${site.domain} already has an active key: rotate or revoke it`);
+    if (site && (await this.keys.hasActiveKeyForSite(site.pk))) throw siteHasKey(site);
     throw new AdminError('that key value is already in use');
   }
 
@@ -207,4 +205,9 @@ export class Admin {
   #now(): number {
     return toEpochSeconds(this.clock.now());
   }
+}
+
+/** The refusal of a second active key for a site, whether a check or the database found it. */
+function siteHasKey(site: Site): AdminError {
+  return new AdminError(`site ${site.domain} already has an active key: rotate or revoke it`);
 }

@@ -154,9 +154,9 @@ export class KeysStore {
     return r !== undefined;
   }
 
-  /** Marks a key revoked, naming its successor when it was rotated away. */
-  async revoke(keyId: string, nowSeconds: number, replacedBy: string | null = null): Promise<void> {
-    await revokeKey(this.db, keyId, nowSeconds, replacedBy);
+  /** Marks a key revoked (a rotation revokes through {@link replace}, which names the successor). */
+  async revoke(keyId: string, nowSeconds: number): Promise<void> {
+    await revokeKey(this.db, keyId, nowSeconds, null);
   }
 }
 
