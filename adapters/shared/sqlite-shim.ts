@@ -53,7 +53,8 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
       return hit;
     }
     if (cache.size >= STATEMENT_CACHE_SIZE) evictOne(cache);
-    const statement = native.prepare(sql);
+    const text = plannedWithoutValues(sql);
+    const statement = native.prepare(text);
     const entry: CachedStatement<S> = {
       native: statement,
       used: false,
@@ -63,7 +64,7 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
         all: (params) => statement.all(...bind(params)),
         run: (params) => statement.run(...bind(params)),
         // An iteration stays open across awaits, while other queries may run the same SQL: it gets its own statement.
-        iterate: (params) => iterateOnce(native.prepare(sql), bind(params)),
+        iterate: (params) => iterateOnce(native.prepare(text), bind(params)),
       },
     };
     cache.set(sql, entry);
@@ -83,6 +84,22 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
     prepare: (sql: string): SqliteStatement => prepared(sql === 'begin' ? 'begin immediate' : sql).kysely,
   };
   return new Kysely<Database>({ dialect: native.readsBlobsFast ? new BlobReadingSqliteDialect({ database }) : new SqliteDialect({ database }) });
+}
+
+/** A bare parameter after LIMIT or LIKE, as Kysely and the stores' SQL templates write it. */
+const PLANNED_WITH_ITS_VALUE = / (limit|like) \?/g;
+
+/**
+ * The SQL as prepared: `limit +?` and `like +?` for a bare `limit ?` and `like ?`. SQLite reads
+ * the value bound to such a parameter when it plans the statement, so binding it again, as every
+ * run does, expires the statement and the next run prepares it anew: a journey page's statement
+ * took 96 µs a run instead of 67, a scoped key's people page 790 µs instead of 480, the stats of a
+ * scoped key 72 µs instead of 41 (SQLite 3.53, each statement alone; bound once, each ran as fast
+ * as with `+?`). `+?` is an expression SQLite plans without its value: the same answers from a
+ * statement prepared once.
+ */
+export function plannedWithoutValues(sql: string): string {
+  return sql.replace(PLANNED_WITH_ITS_VALUE, ' $1 +?');
 }
 
 /** A prepared statement kept for its SQL text, as Kysely drives it. */
