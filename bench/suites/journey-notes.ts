@@ -15,7 +15,8 @@ const ms = (c: CaseResult | number) => `${(typeof c === 'number' ? c : c.medianM
 const ratio = (a: CaseResult, b: CaseResult) => `${(a.medianMs! / b.medianMs!).toFixed(2)}×`;
 
 /**
- * The profile behind the notes, on the default data (2026-11-25, 2-core machine): the V8 sampling
+ * The profile behind the notes, on the default data (2026-11-25, 2-core machine; the last two
+ * sentences from measurements of 2026-11-26): the V8 sampling
  * profiler (`node --cpu-prof`) over 30,000 api.fetch pages of the 50k journey (first page, text read
  * back), by category; and the page statement timed alone against the same statement inside the loop.
  */
@@ -23,9 +24,9 @@ const PROFILE =
   'A CPU profile of api.fetch pages (the 50k journey, default data) splits one as: SQLite running its four statements (key lookup, the rate-limit count, person summary, the page joined into one string by SQLite) ~47%; ' +
   'the Fetch Request and Response around the core (an AbortSignal, Headers, a body stream each, the body encoded to UTF-8 and decoded back by text()) ~11%, which the Node adapter skips by asking the core for its Reply; ' +
   'our own JS ~12%; synchronous node:crypto (key SHA-256, cursor HMAC) ~3%; GC ~6%; Kysely ~1% (hot queries are compiled once per shape and their statements prepared once). ' +
-  'The page statement takes ~85 µs run alone in a tight loop but 150–200 µs between requests, where the JS work in between has evicted what it keeps in the CPU caches; ' +
+  'The page statement took ~85 µs run alone in a tight loop but 150–230 µs between requests, where the JS work in between evicts what it keeps in the CPU caches; until 2026-11-26 SQLite also prepared it anew on every run (a bare LIMIT parameter): prepared once it takes ~67 µs alone and ~120 µs between requests; ' +
   'the floor runs in a tight loop with two cached statements (the person, the page), 100 JSON.parse and one JSON.stringify, and no key, limit or cursor statement. ' +
-  'Reaching 0.6× would need the key lookup and the rate-limit count to cost next to nothing: with the page itself they are now most of our time.';
+  'The bound is not out of reach: a minimal page doing the same contract work (the four statements on raw prepared statements, key hash, cursor HMACs, Fetch objects; no router, no Kysely, no validation) measured ~0.44× the floor in one interleaved run on 2026-11-26, against ~0.95× for ours before the LIMIT fix; the difference is our own layers.';
 
 /**
  * Note for the depth targets: ours against the floor's own depth ratios in this run, and against
