@@ -64,4 +64,14 @@ describe('the cursor signer', () => {
       expect(await signer.verify(edited, 'ctx', 1000), `edit at ${i}`).toBeNull();
     }
   });
+
+  it('carries ids of any characters as base64url of their UTF-8, ASCII or not', async () => {
+    for (const id of ['per_abc', 'per_é', 'evt_日本', 'evt_😀', 'evt_\u00ff\u0100']) {
+      const cursor = await signer.sign({ sortValue: -1.5, id }, 'ctx', 1000);
+      const payload = cursor.slice(0, cursor.indexOf('.'));
+      expect(payload).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(new TextDecoder().decode(Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))).toBe(JSON.stringify([-1.5, id, 1060]));
+      expect(await signer.verify(cursor, 'ctx', 1000), id).toEqual({ sortValue: -1.5, id });
+    }
+  });
 });
