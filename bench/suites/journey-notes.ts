@@ -26,7 +26,6 @@ const PROFILE =
   'our own JS ~12%; synchronous node:crypto (key SHA-256, cursor HMAC) ~3%; GC ~6%; Kysely ~1% (hot queries are compiled once per shape and their statements prepared once). ' +
   'The page statement took ~85 µs run alone in a tight loop but 150–230 µs between requests, where the JS work in between evicts what it keeps in the CPU caches; until 2026-11-26 SQLite also prepared it anew on every run (a bare LIMIT parameter): prepared once it takes ~67 µs alone and ~120 µs between requests; ' +
   'the floor runs in a tight loop with two cached statements (the person, the page), 100 JSON.parse and one JSON.stringify, and no key, limit or cursor statement. ' +
-  'Rounds of the bench visit the cases in shuffled order since 2026-11-27; in one fixed order the page at depth 10,000 always followed a floor and paid for its garbage. ' +
   'The bound is not out of reach: a minimal page doing the same contract work (the four statements on raw prepared statements, key hash, cursor HMACs, Fetch objects; no router, no Kysely, no validation) measured ~0.44× the floor in one interleaved run on 2026-11-26, against ~0.95× for ours before the LIMIT fix; the difference is our own layers.';
 
 /**
@@ -34,7 +33,7 @@ const PROFILE =
  * the shallowest page that also carries a cursor, which separates depth from cursor checking.
  */
 export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: CaseResult | undefined): string {
-  // Timed inside api.fetch (2026-11-27): an HMAC ~10 µs (Node builds an Hmac object per call, ~8 µs of it), a verify ~13 µs, a sign ~14 µs.
+  // Timed inside api.fetch (2026-11-26): an HMAC ~10 µs (Node builds an Hmac object per call, ~8 µs of it), a verify ~13 µs, a sign ~14 µs.
   const cursorShare =
     'The pages differ in cursor work, not in depth: the first page signs a next cursor but verifies none, the last verifies one but signs none, ' +
     'and every page between does both (one synchronous HMAC more than either end, ~10 µs between requests) and parses the cursor. ' +
@@ -44,6 +43,7 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   return (
     `api.fetch: first page ${ms(ours.first)}, deep ${ms(ours.deep)}, last ${ms(ours.last)} (medians); ` +
     `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${cursorShare}` +
+    'Since 2026-11-26 the passes visit the cases in shuffled order: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage (1.22× and 1.23× in two runs). ' +
     'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND (ts,event_id)<(?,?))) and costs the same at every depth ' +
     '(about 0.1 ms for a page from depth 0 to 49,900, measured alone), so what remains is the machine (5–15% run to run) and per-request work (cursor checks, GC pauses), not depth.'
   );
