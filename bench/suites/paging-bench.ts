@@ -3,6 +3,7 @@
  * and a rate derived from the median (pages/s for one page, events/s for a whole walk).
  */
 import { Bench } from 'tinybench';
+import { createRng, mixSeed } from '../../scripts/demo/rng.ts';
 import { percentiles, type CaseResult } from '../results.ts';
 
 /** How long tinybench measures each case, in total over all rounds. */
@@ -78,13 +79,12 @@ export async function measure(cases: PagingCase[], timing: Timing, onCase?: (nam
   });
 }
 
-/** The items in an order fixed by `seed` (Fisher–Yates over a small LCG), so runs stay comparable. */
+/** The items in an order fixed by `seed` (Fisher–Yates over the demo data's seeded generator), so runs stay comparable. */
 function shuffled<T>(items: T[], seed: number): T[] {
+  const rng = createRng(mixSeed(seed));
   const out = [...items];
-  let state = (seed * 2654435761) >>> 0;
   for (let i = out.length - 1; i > 0; i--) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    const j = state % (i + 1);
+    const j = rng.int(0, i);
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
