@@ -44,9 +44,8 @@ export interface PagingCase {
  * in interleaved passes whose samples are pooled, so JIT warm-up, GC and a busy neighbour
  * fall on every case alike instead of on whichever ran first. Each pass after the first takes the
  * cases in another order: in a fixed order a case always follows the same neighbour and pays for
- * what it leaves (a floor's garbage, collected during the next case's samples). With four passes
- * in one order the journey's page at depth 10,000, which followed the OFFSET floor at 1,000,
- * measured 1.22× and 1.23× the first page in two runs; interleaved call by call it is 1.07–1.08×.
+ * what it leaves (a floor's garbage, collected during the next case's samples; README "Benchmarks"
+ * gives the figures).
  */
 export async function measure(cases: PagingCase[], timing: Timing, onCase?: (name: string) => void): Promise<CaseResult[]> {
   const { rounds } = timing;

@@ -1,4 +1,5 @@
 import { constantTimeEqual } from '../auth/api-key.ts';
+import { base64ToBytes, bytesToBase64 } from '../crypto/base64.ts';
 import { webDigests, type Digests, type HmacSigner } from '../crypto/digests.ts';
 
 /** Where a page ended: the sort value and the public id of its last row. */
@@ -60,22 +61,15 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const NON_ASCII = /[^\x00-\x7f]/;
 
-// Payloads are almost always ASCII (numbers and a public id), whose UTF-8 bytes are its
-// characters: those skip the byte arrays. Building them with Uint8Array.from and a callback
-// cost more than the HMAC.
+// Payloads are almost always ASCII (numbers and a public id), which is its own UTF-8 and goes to
+// btoa as it is: making bytes of it cost more than the HMAC.
 function toBase64Url(text: string): string {
-  let bin = text;
-  if (NON_ASCII.test(text)) {
-    bin = '';
-    for (const b of encoder.encode(text)) bin += String.fromCharCode(b);
-  }
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const base64 = NON_ASCII.test(text) ? bytesToBase64(encoder.encode(text)) : btoa(text);
+  return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function fromBase64Url(text: string): string {
-  const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  if (!NON_ASCII.test(bin)) return bin;
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return decoder.decode(bytes);
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/');
+  const binary = atob(base64);
+  return NON_ASCII.test(binary) ? decoder.decode(base64ToBytes(base64)) : binary;
 }

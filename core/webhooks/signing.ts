@@ -2,6 +2,7 @@
  * Standard Webhooks signing with WebCrypto only: `webhook-signature` is `v1,<base64 HMAC-SHA256>`
  * of `{id}.{timestamp}.{body}`, keyed with the bytes the `whsec_` secret encodes.
  */
+import { base64ToBytes, bytesToBase64 } from '../crypto/base64.ts';
 
 export const SECRET_PREFIX = 'whsec_';
 const SECRET_BYTES = { min: 24, max: 64, generated: 32 } as const;
@@ -9,7 +10,7 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
 /** A fresh secret: `whsec_` and the base64 of 32 random bytes. */
 export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES.generated)));
+  return SECRET_PREFIX + bytesToBase64(crypto.getRandomValues(new Uint8Array(SECRET_BYTES.generated)));
 }
 
 /** Why a secret is unusable, or undefined when it is a `whsec_` secret of 24–64 bytes. */
@@ -18,7 +19,7 @@ export function secretProblem(secret: unknown): string | undefined {
   if (typeof secret !== 'string' || !secret.startsWith(SECRET_PREFIX)) return shape;
   const encoded = secret.slice(SECRET_PREFIX.length);
   if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return `${shape} (it is not base64)`;
-  const bytes = fromBase64(encoded).length;
+  const bytes = base64ToBytes(encoded).length;
   if (bytes < SECRET_BYTES.min || bytes > SECRET_BYTES.max) return `${shape} (it encodes ${bytes})`;
   return undefined;
 }
@@ -30,7 +31,7 @@ function keyOf(secret: string): Promise<CryptoKey> {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size >= 256) keys.clear();
-    const raw = fromBase64(secret.slice(SECRET_PREFIX.length));
+    const raw = base64ToBytes(secret.slice(SECRET_PREFIX.length));
     key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
     keys.set(secret, key);
   }
@@ -40,7 +41,7 @@ function keyOf(secret: string): Promise<CryptoKey> {
 /** One `v1,<base64>` signature of a delivery under one secret. */
 export async function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): Promise<string> {
   const mac = await crypto.subtle.sign('HMAC', await keyOf(secret), new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`));
-  return `v1,${toBase64(new Uint8Array(mac))}`;
+  return `v1,${bytesToBase64(new Uint8Array(mac))}`;
 }
 
 /** The three Standard Webhooks headers plus the content type; several secrets give space-separated signatures. */
@@ -84,7 +85,7 @@ export async function verifyWebhook(
     if (secretProblem(secret)) return { ok: false, reason: `secret ${secretProblem(secret)}` };
     for (const candidate of candidates) {
       if (!BASE64.test(candidate) || candidate.length % 4 !== 0) continue;
-      if (await crypto.subtle.verify('HMAC', await keyOf(secret), fromBase64(candidate), signed)) {
+      if (await crypto.subtle.verify('HMAC', await keyOf(secret), base64ToBytes(candidate), signed)) {
         try {
           return { ok: true, payload: JSON.parse(body) };
         } catch {
@@ -94,17 +95,4 @@ export async function verifyWebhook(
     }
   }
   return { ok: false, reason: 'no signature matches the secret' };
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let text = '';
-  for (const b of bytes) text += String.fromCharCode(b);
-  return btoa(text);
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> {
-  const raw = atob(text);
-  const bytes = new Uint8Array(raw.length);
-  for (let i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
-  return bytes;
 }
