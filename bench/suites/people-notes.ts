@@ -50,8 +50,21 @@ export function peopleFloorNote(ours: CaseResult, floor: CaseResult, events: Cas
   return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)} (${ratio(ours, floor)}) in this run.${sql}${why} ${PROFILE}`;
 }
 
-/** Note for the people page against the events page, with every people page's ratio to it. */
-export function peopleEventsNote(plain: CaseResult, events: CaseResult, people: CaseResult[]): string {
+/**
+ * Note for the people page against the events page, with every people page's ratio to it; with
+ * `least` (SQLite), whether the page's own SQL and its body's decoding alone already exceed the bound.
+ */
+export function peopleEventsNote(plain: CaseResult, events: CaseResult, people: CaseResult[], least?: { sqlText: CaseResult; decode: CaseResult }): string {
   const all = people.map((c) => `${c.params!.key}, ${c.params!.filter} ${ratio(c, events)}`).join('; ');
-  return `People page ${ms(plain)} against the events page's ${ms(events)}; every people page against it: ${all}. ${BODY} ${PROFILE}`;
+  return `People page ${ms(plain)} against the events page's ${ms(events)}; every people page against it: ${all}. ${BODY}${least ? ` ${leastNote(least.sqlText, least.decode, events)}` : ''} ${PROFILE}`;
+}
+
+/** The least a people page can cost (its SQL, and the client decoding its body) against 1.3× the events page. */
+function leastNote(sqlText: CaseResult, decode: CaseResult, events: CaseResult): string {
+  const least = sqlText.medianMs! + decode.medianMs!;
+  const bound = 1.3 * events.medianMs!;
+  const sum = `The page's own SQL with its stored text joined (${ms(sqlText)}) and the decoding of its body into a string that every client's text() does (${ms(decode)}) alone take ${ms(least)}`;
+  return least > bound
+    ? `${sum}, more than 1.3× the events page (${ms(bound)}) before any key, limit, cursor or Response: the bound is out of reach with this data on this runtime.`
+    : `${sum}, within 1.3× the events page (${ms(bound)}): by this measure the bound is not out of reach.`;
 }

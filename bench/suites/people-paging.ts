@@ -80,6 +80,10 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
           if (sqlText && list === 'people' && !scoped && v.floor === NO_FILTER) {
             assertSameData(ours, sqlText.firstPage(), `${at} (SQL + stored text)`);
             cases.push({ name: `${at} · SQL + stored text`, role: 'floor', params: { ...params, series: 'SQL text' }, perCall: 1, unit: 'pages/s', run: () => sqlText.firstPage() });
+            // What every client pays to read the body as text (Response.text() decodes it so): with the SQL, a bound no page goes below.
+            const bytes = new TextEncoder().encode(ours);
+            const decoder = new TextDecoder();
+            cases.push({ name: `${at} · body UTF-8 decode`, role: 'floor', params: { ...params, series: 'body decode' }, perCall: 1, unit: 'pages/s', run: () => decoder.decode(bytes) });
           }
         }
       }
@@ -115,6 +119,7 @@ function peopleTargets(cases: CaseResult[], eventsName: string): TargetResult[] 
   const byName = new Map(cases.map((c) => [c.name, c]));
   const events = byName.get(eventsName)!;
   const sqlText = cases.find((c) => c.params?.series === 'SQL text');
+  const decode = cases.find((c) => c.params?.series === 'body decode');
   const people = cases.filter((c) => c.role === 'ours' && c.params?.list === 'people');
   const targets = people.map((c) => {
     const floor = byName.get(String(c.params!.floor))!;
@@ -122,6 +127,6 @@ function peopleTargets(cases: CaseResult[], eventsName: string): TargetResult[] 
     return target(`people page of 100, ${c.params!.key}, ${c.params!.filter}: api.fetch ≤ 0.6× its naive floor`, c.medianMs!, floor.medianMs!, 0.6, 'at-most', note);
   });
   const plain = people.find((c) => c.params!.key === 'account' && c.params!.filter === 'no filter')!;
-  targets.push(target('people page of 100 (account key, no filter) ≤ 1.3× a page of 100 events, both through api.fetch', plain.medianMs!, events.medianMs!, 1.3, 'at-most', peopleEventsNote(plain, events, people)));
+  targets.push(target('people page of 100 (account key, no filter) ≤ 1.3× a page of 100 events, both through api.fetch', plain.medianMs!, events.medianMs!, 1.3, 'at-most', peopleEventsNote(plain, events, people, sqlText && decode && { sqlText, decode })));
   return targets;
 }
