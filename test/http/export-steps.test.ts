@@ -196,7 +196,7 @@ describe('an export whose pace asks for a share of each step', () => {
   it('takes steps of that share, down to dropping its members a bounded slice at a time, and writes the same file', async () => {
     const expected = await uninterrupted({});
     const gate = new Gate();
-    // A hundredth: stage 10 pks, move 10 members, write 7 rows, drop 40 members a step (of the
+    // A hundredth: stage 10 pks, move 10 members, write 7 rows, drop 4 members a step (of the
     // lowest run: the first holds 60, the second 30).
     const world = await createWorld({ exports: { collectPks: 1000, runPks: 60, batchRows: 700, chunkChars: 1, pace: () => gate.pace().then(() => 0.01) } });
     const jobId = await start(world, {});
@@ -205,10 +205,13 @@ describe('an export whose pace asks for a share of each step', () => {
     const jobRow = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq']).where('id', '=', jobId).executeTakeFirstOrThrow();
     await stepsUntil(gate, async () => (await jobRow()).next_seq > 0);
     expect(await jobRow()).toEqual({ status: 'processing', next_seq: 7 });
-    // Complete, and its first cleanup step has dropped 40 of its 90 members.
+    // Complete, and its first cleanup step has dropped 4 of its 90 members.
     await stepsUntil(gate, async () => (await jobRow()).status === 'complete');
-    expect((await collection(world.api, jobId)).members).toBe(50);
+    expect((await collection(world.api, jobId)).members).toBe(86);
     await stepsRun(gate, 1);
+    expect((await collection(world.api, jobId)).members).toBe(82);
+    // Fifteen steps in all empty the first run and leave the second whole.
+    await stepsRun(gate, 13);
     expect((await collection(world.api, jobId)).members).toBe(30);
     gate.open();
     await world.api.exportsIdle();
