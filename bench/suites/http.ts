@@ -73,7 +73,7 @@ const MISSED_NOTE: Record<Runtime, string> = {
 /** The pages each runtime serves under load: the journey page first (the chart shows it), then the people page. */
 const PAGES = [
   { page: 'events', label: 'page of 100 events', path: (personId: string) => `/v1/people/${encodeURIComponent(personId)}/events?limit=100`, ceiling: false },
-  // The people page's ~92 KB bodies bring every server near what loopback and the load generator carry: its ceiling is measured too.
+  // For the people page's ~92 KB bodies, a server doing nothing is measured too, telling HTTP's own limit from ours.
   { page: 'people', label: 'page of 100 people', path: () => '/v1/people?limit=100', ceiling: true },
 ] as const;
 
