@@ -66,7 +66,7 @@ const PROFILE_NOTE =
   'Profile (Bun server, people page): SQLite ~45% (the page query reads 100 stored ~1 KB JSON texts, turned into JS strings and, being non-ASCII, back into UTF-8 by the Response ~8%), the server writing ~28%, our own JS ~10% (the page join ~5%); the naive server builds the same bytes from plain columns with the runtime\'s native JSON.stringify, with no key, no rate limit, no cursor signature';
 const MISSED_NOTE: Record<Runtime, string> = {
   node: PROFILE_NOTE,
-  bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text`,
+  bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text. On 2026-11-27 (naive Bun server ~4,100 req/s, ceiling ~9,900) 1.5x the naive server left ~60 us of server time a page beyond a server doing nothing, while the page statement alone took ~47 us under bun:sqlite in a tight loop and the whole page ~140 us through api.fetch in-process`,
   deno: `${PROFILE_NOTE}; Deno runs the same core (its server's translation is native)`,
 };
 
