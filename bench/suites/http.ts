@@ -8,7 +8,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
 import { canPin, loadTest, RUNTIMES, runtimeCommand, runtimeMissing, startServer, stopAll, type ChildServer, type Runtime } from '../servers/control.ts';
@@ -45,8 +45,8 @@ export function foldRounds(name: string, role: CaseResult['role'], runs: LoadRes
   };
 }
 
-/** Fetches a page from both servers and checks they serve the same body: the comparison is only fair if so. */
-async function samePage(ours: ChildServer, floor: ChildServer, path: string, accountKey: string): Promise<void> {
+/** Fetches a page from both servers and checks they serve the same body (the comparison is only fair if so); our body. */
+async function samePage(ours: ChildServer, floor: ChildServer, path: string, accountKey: string): Promise<string> {
   const get = async (server: ChildServer, headers: Record<string, string>) => {
     const res = await fetch(server.url + path, { headers });
     const text = await res.text();
@@ -55,6 +55,7 @@ async function samePage(ours: ChildServer, floor: ChildServer, path: string, acc
   };
   const [a, b] = await Promise.all([get(ours, { 'x-api-key': accountKey }), get(floor, {})]);
   assertSameData(a, b, `${floor.name} against ${ours.name}, ${path}`);
+  return a;
 }
 
 /**
@@ -77,12 +78,17 @@ const PAGES = [
   { page: 'people', label: 'page of 100 people', path: () => '/v1/people?limit=100', ceiling: true },
 ] as const;
 
-/** The page's body as our server answers it, in a temporary file a static server can serve. */
-async function bodyFile(ours: ChildServer, path: string, accountKey: string): Promise<string> {
-  const res = await fetch(ours.url + path, { headers: { 'x-api-key': accountKey } });
-  const file = join(mkdtempSync(join(tmpdir(), 'vi-bench-body-')), 'body.json');
-  writeFileSync(file, new Uint8Array(await res.arrayBuffer()));
-  return file;
+/** A bare server of the runtime answering `body` from memory, and how to stop it and remove its file. */
+async function startBare(runtime: Runtime, body: string): Promise<{ server: ChildServer; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'vi-bench-body-'));
+  const file = join(dir, 'body.json');
+  writeFileSync(file, body);
+  const server = await startServer(`bare ${runtime} server`, runtimeCommand(runtime, 'bench/servers/static-body.ts').concat(file));
+  const stop = async () => {
+    await stopAll([server]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { server, stop };
 }
 
 /** Where a missed target stands against the ceiling: whether even a server doing nothing reaches the bound. */
@@ -115,20 +121,18 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
       floor = await startServer(`naive ${runtime} server`, runtimeCommand(runtime, `bench/servers/naive-${runtime}.ts`).concat(db));
       for (const { page, label, path: pathOf, ceiling: withCeiling } of PAGES) {
         const path = pathOf(largest.personId);
-        await samePage(ours, floor, path, accountKey);
-        const body = withCeiling ? await bodyFile(ours, path, accountKey) : undefined;
-        const bare = body === undefined ? undefined : await startServer(`bare ${runtime} server`, runtimeCommand(runtime, 'bench/servers/static-body.ts').concat(body));
+        const body = await samePage(ours, floor, path, accountKey);
+        const bare = withCeiling ? await startBare(runtime, body) : undefined;
         const runs: Record<'ours' | 'floor' | 'ceiling', LoadResult[]> = { ours: [], floor: [], ceiling: [] };
         const load = { connections: plan.connections, seconds: plan.seconds, amount: plan.amount, warmupSeconds: plan.warmupSeconds };
         try {
           for (let round = 0; round < plan.rounds; round++) {
             runs.ours.push(await loadTest({ ...load, url: ours.url + path, headers: { 'x-api-key': accountKey } }));
             runs.floor.push(await loadTest({ ...load, url: floor.url + path }));
-            if (bare) runs.ceiling.push(await loadTest({ ...load, url: bare.url + path }));
+            if (bare) runs.ceiling.push(await loadTest({ ...load, url: bare.server.url + path }));
           }
         } finally {
-          await stopAll([bare]);
-          if (body) rmSync(dirname(body), { recursive: true, force: true });
+          await bare?.stop();
         }
         const params = { runtime, page, connections: plan.connections };
         const mine = foldRounds(`${label} over HTTP (${runtime} adapter)`, 'ours', runs.ours, params);

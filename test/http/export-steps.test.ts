@@ -197,8 +197,8 @@ describe('an export whose pace asks for a share of each step', () => {
     const expected = await uninterrupted({});
     const gate = new Gate();
     // A hundredth: stage 10 pks, move 10 members, write 7 rows, drop 4 members a step (of the
-    // lowest run: the first holds 60, the second 30).
-    const world = await createWorld({ exports: { collectPks: 1000, runPks: 60, batchRows: 700, chunkChars: 1, pace: () => gate.pace().then(() => 0.01) } });
+    // lowest run: the first holds 62, the second 28).
+    const world = await createWorld({ exports: { collectPks: 1000, runPks: 62, batchRows: 700, chunkChars: 1, pace: () => gate.pace().then(() => 0.01) } });
     const jobId = await start(world, {});
     await stepsUntil(gate, async () => (await collection(world.api, jobId)).members > 0);
     expect((await collection(world.api, jobId)).members).toBe(10);
@@ -210,9 +210,11 @@ describe('an export whose pace asks for a share of each step', () => {
     expect((await collection(world.api, jobId)).members).toBe(86);
     await stepsRun(gate, 1);
     expect((await collection(world.api, jobId)).members).toBe(82);
-    // Fifteen steps in all empty the first run and leave the second whole.
+    // Fifteen steps in all leave 2 of the first run; the sixteenth drops those 2 and none of the second.
     await stepsRun(gate, 13);
     expect((await collection(world.api, jobId)).members).toBe(30);
+    await stepsRun(gate, 1);
+    expect((await collection(world.api, jobId)).members).toBe(28);
     gate.open();
     await world.api.exportsIdle();
     expect((await collection(world.api, jobId)).members).toBe(0);
