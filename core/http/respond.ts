@@ -1,11 +1,9 @@
 import type { ErrorBody } from '../resources/types.ts';
 import type { ApiError } from './errors.ts';
 import { Reply } from './reply.ts';
+import { TextResponse } from './text-response.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** The text each JSON response was built from, for adapters that can write text directly. */
-const BODY_TEXT = new WeakMap<Response, string>();
 
 /** A JSON answer from a value. */
 export function json(body: unknown, status = 200): Reply {
@@ -53,9 +51,8 @@ export function errorResponse(err: ApiError): Reply {
 
 /** The answer as a Fetch Response (what `api.fetch` returns). */
 export function toResponse(reply: Reply): Response {
-  const response = new Response(reply.body, { status: reply.status, headers: reply.headers.toObject() });
-  if (typeof reply.body === 'string') BODY_TEXT.set(response, reply.body);
-  return response;
+  const init = { status: reply.status, headers: reply.headers.toObject() };
+  return typeof reply.body === 'string' ? new TextResponse(reply.body, init) : new Response(reply.body, init);
 }
 
 /**
@@ -66,5 +63,5 @@ export function toResponse(reply: Reply): Response {
  * Deno) need it not.
  */
 export function bodyTextOf(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : BODY_TEXT.get(response);
+  return response instanceof TextResponse ? response.peekText() : undefined;
 }
