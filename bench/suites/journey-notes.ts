@@ -22,7 +22,7 @@ const ratio = (a: CaseResult, b: CaseResult) => `${(a.medianMs! / b.medianMs!).t
  */
 const PROFILE =
   'A CPU profile of api.fetch pages (the 50k journey, default data) splits one as: SQLite running its four statements (key lookup, the rate-limit count, person summary, the page joined into one string by SQLite) ~47%; ' +
-  'the Fetch Request and Response around the core (an AbortSignal, Headers, a body stream each, the body encoded to UTF-8 and decoded back by text()) ~11%, which the Node adapter skips by asking the core for its Reply; ' +
+  'the Fetch Request and Response around the core (an AbortSignal, Headers, a body stream each, the body encoded to UTF-8 and, until 2026-11-27, decoded back by text()) ~11%, which the Node adapter skips by asking the core for its Reply; ' +
   'our own JS ~12%; synchronous node:crypto (key SHA-256, cursor HMAC) ~3%; GC ~6%; Kysely ~1% (hot queries are compiled once per shape and their statements prepared once). ' +
   'The page statement took ~85 µs run alone in a tight loop but 150–230 µs between requests, where the JS work in between evicts what it keeps in the CPU caches; until 2026-11-26 SQLite also prepared it anew on every run (a bare LIMIT parameter): prepared once it takes ~67 µs alone and ~120 µs between requests; ' +
   'the floor runs in a tight loop with two cached statements (the person, the page), 100 JSON.parse and one JSON.stringify, and no key, limit or cursor statement. ' +
@@ -44,8 +44,9 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
     `api.fetch: first page ${ms(ours.first)}, deep ${ms(ours.deep)}, last ${ms(ours.last)} (medians); ` +
     `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${cursorShare}` +
     'Since 2026-11-26 the passes visit the cases in shuffled order: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage (1.22× and 1.23× in two runs). ' +
-    'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND (ts,event_id)<(?,?))) and costs the same at every depth ' +
-    '(about 0.1 ms for a page from depth 0 to 49,900, measured alone), so what remains is the machine (5–15% run to run) and per-request work (cursor checks, GC pauses), not depth.'
+    'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND ts<?)) and costs the same at every depth ' +
+    '(about 0.1 ms for a page from depth 0 to 49,900, measured alone), so what remains is the machine (5–15% run to run) and per-request work (cursor checks, GC pauses), not depth. ' +
+    'Since 2026-11-27 that scan takes ts up to the cursor\'s whole and skips the events before it at the same timestamp (counted in the index): the row-value condition it replaced was tested on every row walked, ~5 µs a page (alone, 2026-11-27), a third of what a deep page then cost beyond the first.'
   );
 }
 

@@ -24,13 +24,13 @@ export class PeopleSqlText {
     );
   }
 
-  /** The first page's body: rows joined as text, the cursor the last row's position in plain base64url. */
-  firstPage(): string {
-    const rows = this.#page.all(this.accountId, PAGE + 1);
-    const page = rows.slice(0, PAGE);
+  /** The first page's body (of `limit` people): rows joined as text, the cursor the last row's position in plain base64url. */
+  firstPage(limit = PAGE): string {
+    const rows = this.#page.all(this.accountId, limit + 1);
+    const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const next = rows.length > PAGE && last ? `,"nextCursor":"${Buffer.from(JSON.stringify([last.last_seen, last.id])).toString('base64url')}"` : '';
-    return `{"data":[${page.map((r) => r.json).join(',')}],"pagination":{"limit":${PAGE},"count":${page.length}${next}}}`;
+    const next = rows.length > limit && last ? `,"nextCursor":"${Buffer.from(JSON.stringify([last.last_seen, last.id])).toString('base64url')}"` : '';
+    return `{"data":[${page.map((r) => r.json).join(',')}],"pagination":{"limit":${limit},"count":${page.length}${next}}}`;
   }
 
   close(): void {
