@@ -79,7 +79,7 @@ const PAGES = [
 ] as const;
 
 /** A bare server of the runtime answering `body` from memory, and how to stop it and remove its file. */
-async function startBare(runtime: Runtime, body: string): Promise<{ server: ChildServer; stop: () => Promise<void> }> {
+export async function startBare(runtime: Runtime, body: string): Promise<{ server: ChildServer; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'vi-bench-body-'));
   const file = join(dir, 'body.json');
   writeFileSync(file, body);

@@ -2,7 +2,8 @@
  * Peer suite: json-server (npm, 0.17) serving the same people as a JSON file, sorted by lastSeen
  * and paged 100 at a time (`_sort`, `_order`, `_page`, `_limit`), against our `/v1/people?limit=100`
  * with cursor paging through the Node adapter. Requests per second for the first page and a page
- * in the middle, autocannon in its own process, servers and load generator on different cores.
+ * in the middle, autocannon in its own process, servers and load generator on different cores;
+ * and a bare node:http server answering our page's body from memory, the most HTTP carries here.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
 import { canPin, loadTest, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { LoadResult } from '../servers/load.ts';
-import { DEFAULT_LOAD, foldRounds, TINY_LOAD } from './http.ts';
+import { DEFAULT_LOAD, foldRounds, startBare, TINY_LOAD } from './http.ts';
 import { cursorParam } from './paging-api.ts';
 import type { SuiteOptions } from './suite.ts';
 
@@ -35,14 +36,29 @@ async function walkPeople(server: ChildServer, accountKey: string): Promise<{ pe
   }
 }
 
-/** The two servers must serve the same rows on a page (compared by lastSeen, as ties may order differently). */
-async function samePage(ours: string, peer: string, accountKey: string): Promise<void> {
-  const [a, b] = await Promise.all([
-    fetch(ours, { headers: { 'x-api-key': accountKey } }).then((r) => r.json() as Promise<PersonPage>),
+/** The two servers must serve the same rows on a page (compared by lastSeen, as ties may order differently); our page's body. */
+async function samePage(ours: string, peer: string, accountKey: string): Promise<string> {
+  const [body, b] = await Promise.all([
+    fetch(ours, { headers: { 'x-api-key': accountKey } }).then((r) => r.text()),
     fetch(peer).then((r) => r.json() as Promise<PersonPage['data']>),
   ]);
+  const a = JSON.parse(body) as PersonPage;
   const seen = (rows: { lastSeen: string }[]) => rows.map((r) => r.lastSeen).join();
   if (a.data.length === 0 || seen(a.data) !== seen(b)) throw new Error(`our people page and json-server's differ: ${ours} vs ${peer}`);
+  return body;
+}
+
+/**
+ * Whether 20× json-server's rate is within HTTP's reach: a bare node:http server answering our
+ * page's body from memory, doing no work at all, measured in the same rounds, is the most any
+ * server serves here; what is left between it and the bound is all the time a page could take.
+ */
+function ceilingNote(ceiling: CaseResult, peer: CaseResult): string {
+  const needed = 20 * peer.perSecond!;
+  const served = `20× json-server's rate is ${needed.toFixed(0)} req/s in this run; a bare node:http server answering our page's body from memory, doing no work at all, served ${ceiling.perSecond!.toFixed(0)} req/s in the same rounds`;
+  if (needed >= ceiling.perSecond!) return `${served}: at this size the target is bounded by loopback HTTP and the load generator, not by our page.`;
+  const leftUs = 1e6 / needed - 1e6 / ceiling.perSecond!;
+  return `${served}: serving 20× would leave ~${leftUs.toFixed(0)} µs of server time a page for everything the page does (its statement alone took ~110 µs in a tight loop on 2026-11-27).`;
 }
 
 export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -69,16 +85,22 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
       const cursor = cursors[page - 1];
       const oursUrl = `${ours.url}/v1/people?limit=100${cursorParam(cursor)}`;
       const peerUrl = `${peer.url}/people?_sort=lastSeen&_order=desc&_page=${page}&_limit=100`;
-      await samePage(oursUrl, peerUrl, accountKey);
-      const runs: Record<'ours' | 'peer', LoadResult[]> = { ours: [], peer: [] };
-      for (let round = 0; round < plan.rounds; round++) {
-        runs.peer.push(await loadTest({ ...load, url: peerUrl }));
-        runs.ours.push(await loadTest({ ...load, url: oursUrl, headers: { 'x-api-key': accountKey } }));
+      const bare = await startBare('node', await samePage(oursUrl, peerUrl, accountKey));
+      const runs: Record<'ours' | 'peer' | 'ceiling', LoadResult[]> = { ours: [], peer: [], ceiling: [] };
+      try {
+        for (let round = 0; round < plan.rounds; round++) {
+          runs.peer.push(await loadTest({ ...load, url: peerUrl }));
+          runs.ours.push(await loadTest({ ...load, url: oursUrl, headers: { 'x-api-key': accountKey } }));
+          runs.ceiling.push(await loadTest({ ...load, url: bare.server.url + '/v1/people' }));
+        }
+      } finally {
+        await bare.stop();
       }
       const params = { page, people: people.length, connections: plan.connections };
       const mine = foldRounds(`people page ${page} of ${pages}, 100 by lastSeen (ours, Node adapter, cursor)`, 'ours', runs.ours, params);
       const theirs = foldRounds(`people page ${page} of ${pages}, 100 by lastSeen (json-server ${version}, _page)`, 'peer', runs.peer, params);
-      cases.push(mine, theirs);
+      const ceiling = foldRounds(`people page ${page} of ${pages}, our body from memory (bare node:http server: the ceiling)`, 'floor', runs.ceiling, { ...params, series: 'ceiling' });
+      cases.push(mine, theirs, ceiling);
       targets.push(
         target(
           `people page ${page === 1 ? '1' : `${page} (mid)`} sorted by lastSeen: ≥ 20× json-server's req/s`,
@@ -86,7 +108,7 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
           theirs.perSecond!,
           20,
           'at-least',
-          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan (~0.17 ms of SQL), behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. 20× json-server's rate is ${(20 * theirs.perSecond!).toFixed(0)} req/s in this run; a bare node:http server answering the same 92,712-byte body from memory, doing no work at all, served ~6,700 req/s on the 2-core machine of 2026-11-25 and ~9,400 on that of 2026-11-27 (autocannon, 10 connections; the http suite's ceiling case), less than 20× json-server's rate in full runs on those machines (~7,800 req/s on 2026-11-26, ~11,800 on 2026-11-27): at this size the peer target is bounded by HTTP itself, not by our page. json-server answers from memory; every page of ours is read from the database.`,
+          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote(ceiling, theirs)} json-server answers from memory; every page of ours is read from the database.`,
         ),
       );
     }
