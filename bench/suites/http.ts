@@ -67,7 +67,7 @@ const PROFILE_NOTE =
   'Profile (Bun server, people page): SQLite ~45% (the page query reads 100 stored ~1 KB JSON texts, turned into JS strings and, being non-ASCII, back into UTF-8 by the Response ~8%), the server writing ~28%, our own JS ~10% (the page join ~5%); the naive server builds the same bytes from plain columns with the runtime\'s native JSON.stringify, with no key, no rate limit, no cursor signature';
 const MISSED_NOTE: Record<Runtime, string> = {
   node: PROFILE_NOTE,
-  bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text. On 2026-11-27 (naive Bun server ~4,100 req/s, ceiling ~9,900) 1.5x the naive server left ~60 us of server time a page beyond a server doing nothing, while the page statement alone took ~47 us under bun:sqlite in a tight loop and the whole page ~140 us through api.fetch in-process`,
+  bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text. On 2026-11-27 the page statement alone took ~47 us under bun:sqlite in a tight loop and the whole page ~140 us through api.fetch in-process`,
   deno: `${PROFILE_NOTE}; Deno runs the same core (its server's translation is native)`,
 };
 
@@ -91,13 +91,16 @@ export async function startBare(runtime: Runtime, body: string): Promise<{ serve
   return { server, stop };
 }
 
-/** Where a missed target stands against the ceiling: whether even a server doing nothing reaches the bound. */
-function ceilingNote(runtime: Runtime, ceiling: CaseResult, naive: CaseResult): string {
-  const needed = 1.5 * naive.perSecond!;
-  const served = `A bare ${runtime} server answering the same body from memory (no database, no JSON) served ${ceiling.perSecond!.toFixed(0)} req/s in this run`;
-  return needed > ceiling.perSecond!
-    ? `${served}; 1.5× the naive server is ${needed.toFixed(0)} req/s, more than a server doing no work at all carries here: the bound is out of reach on this machine, set by loopback HTTP and the load generator. `
-    : `${served}, above 1.5× the naive server (${needed.toFixed(0)} req/s). `;
+/**
+ * Where a bound in req/s stands against the ceiling, a bare server answering the same body from
+ * memory: beyond it, out of HTTP's reach here; below it, the server time a page would have left
+ * (one core serves the server, so a request's share of it is 1 / its rate).
+ */
+export function ceilingNote(bound: string, needed: number, ceiling: CaseResult, server: string): string {
+  const served = `A bare ${server} answering the same body from memory, doing no work at all, served ${ceiling.perSecond!.toFixed(0)} req/s in this run; ${bound} is ${needed.toFixed(0)} req/s`;
+  if (needed >= ceiling.perSecond!) return `${served}, more than that: the bound is out of reach on this machine, set by loopback HTTP and the load generator. `;
+  const leftUs = 1e6 / needed - 1e6 / ceiling.perSecond!;
+  return `${served}, which would leave ~${leftUs.toFixed(0)} µs of server time a page beyond a server doing nothing. `;
 }
 
 export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -147,7 +150,7 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
             naive.perSecond!,
             1.5,
             'at-least',
-            `${runtime}: ${mine.perSecond!.toFixed(0)} vs ${naive.perSecond!.toFixed(0)} req/s (p50 ${mine.medianMs!.toFixed(2)} vs ${naive.medianMs!.toFixed(2)} ms). ${ceiling ? ceilingNote(runtime, ceiling, naive) : ''}${MISSED_NOTE[runtime]}.`,
+            `${runtime}: ${mine.perSecond!.toFixed(0)} vs ${naive.perSecond!.toFixed(0)} req/s (p50 ${mine.medianMs!.toFixed(2)} vs ${naive.medianMs!.toFixed(2)} ms). ${ceiling ? ceilingNote('1.5× the naive server', 1.5 * naive.perSecond!, ceiling, `${runtime} server`) : ''}${MISSED_NOTE[runtime]}.`,
           ),
         );
       }

@@ -12,7 +12,7 @@ import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
 import { canPin, loadTest, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { LoadResult } from '../servers/load.ts';
-import { DEFAULT_LOAD, foldRounds, startBare, TINY_LOAD } from './http.ts';
+import { ceilingNote, DEFAULT_LOAD, foldRounds, startBare, TINY_LOAD } from './http.ts';
 import { cursorParam } from './paging-api.ts';
 import type { SuiteOptions } from './suite.ts';
 
@@ -46,19 +46,6 @@ async function samePage(ours: string, peer: string, accountKey: string): Promise
   const seen = (rows: { lastSeen: string }[]) => rows.map((r) => r.lastSeen).join();
   if (a.data.length === 0 || seen(a.data) !== seen(b)) throw new Error(`our people page and json-server's differ: ${ours} vs ${peer}`);
   return body;
-}
-
-/**
- * Whether 20× json-server's rate is within HTTP's reach: a bare node:http server answering our
- * page's body from memory, doing no work at all, measured in the same rounds, is the most any
- * server serves here; what is left between it and the bound is all the time a page could take.
- */
-function ceilingNote(ceiling: CaseResult, peer: CaseResult): string {
-  const needed = 20 * peer.perSecond!;
-  const served = `20× json-server's rate is ${needed.toFixed(0)} req/s in this run; a bare node:http server answering our page's body from memory, doing no work at all, served ${ceiling.perSecond!.toFixed(0)} req/s in the same rounds`;
-  if (needed >= ceiling.perSecond!) return `${served}: at this size the target is bounded by loopback HTTP and the load generator, not by our page.`;
-  const leftUs = 1e6 / needed - 1e6 / ceiling.perSecond!;
-  return `${served}: serving 20× would leave ~${leftUs.toFixed(0)} µs of server time a page for everything the page does (its statement alone took ~110 µs in a tight loop on 2026-11-27).`;
 }
 
 export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -108,7 +95,7 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
           theirs.perSecond!,
           20,
           'at-least',
-          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote(ceiling, theirs)} json-server answers from memory; every page of ours is read from the database.`,
+          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote("20× json-server's rate", 20 * theirs.perSecond!, ceiling, 'node:http server')}Our page's statement alone took ~110 µs in a tight loop on 2026-11-27. json-server answers from memory; every page of ours is read from the database.`,
         ),
       );
     }

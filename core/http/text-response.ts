@@ -16,8 +16,7 @@ export class TextResponse extends Response {
 
   constructor(text: string, init: ResponseInit) {
     super(text, init);
-    // Encoding replaces a lone surrogate (JSON.stringify escapes them; SQLite text has none): what a reader decodes.
-    this.#text = text.toWellFormed();
+    this.#text = text;
   }
 
   /** The body's text while unread (undefined once read), without marking it read: for adapters that write text. */
@@ -30,7 +29,10 @@ export class TextResponse extends Response {
     // A body already read, or locked by a reader, fails as it would for any Response.
     if (this.bodyUsed || this.body?.locked) return super.text();
     void this.body?.cancel();
-    return Promise.resolve(this.#text);
+    // Encoding replaced a lone surrogate (JSON.stringify escapes them; SQLite text has none) with
+    // U+FFFD, which is what decoding the bytes gives back. Done here, not per response: a string
+    // V8 holds one byte a character has none, and a server that writes the text encodes it alike.
+    return Promise.resolve(this.#text.toWellFormed());
   }
 
   /** The body parsed as JSON, from the text it was built from. */
