@@ -6,9 +6,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import type { InProcessRequest, InProcessResult } from './in-process.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
 
-import { ROOT } from '../../scripts/runtime-command.ts';
+import { ROOT, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 
 export { ROOT, RUNTIMES, runtimeCommand, runtimeMissing, type Runtime } from '../../scripts/runtime-command.ts';
 
@@ -78,9 +79,21 @@ function stopChild(child: ChildProcess): Promise<void> {
  * `request` as its one argument, and returns the JSON of the last line it prints.
  */
 export function runLoadScript<R>(script: string, request: unknown): Promise<R> {
-  const command = pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers', script), JSON.stringify(request)]);
+  return runJsonChild(script, pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers', script), JSON.stringify(request)]));
+}
+
+/**
+ * The page answered in-process by a runtime's adapter, pinned to the server core, with no HTTP:
+ * the most a server process of that runtime could serve of it here (bench/servers/in-process.ts).
+ */
+export function inProcessTest(runtime: Runtime, db: string, request: InProcessRequest): Promise<InProcessResult> {
+  return runJsonChild('in-process.ts', pinned(SERVER_CORE, runtimeCommand(runtime, 'bench/servers/in-process.ts').concat(db, JSON.stringify(request))));
+}
+
+/** Runs a command that prints its result as JSON on its last line. */
+function runJsonChild<R>(script: string, command: string[]): Promise<R> {
   return new Promise((done, reject) => {
-    const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));

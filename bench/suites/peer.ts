@@ -3,16 +3,18 @@
  * and paged 100 at a time (`_sort`, `_order`, `_page`, `_limit`), against our `/v1/people?limit=100`
  * with cursor paging through the Node adapter. Requests per second for the first page and a page
  * in the middle, autocannon in its own process, servers and load generator on different cores;
- * and a bare node:http server answering our page's body from memory, the most HTTP carries here.
+ * a bare node:http server answering our page's body from memory, the most HTTP carries here; and
+ * the page answered in-process with no HTTP, the most the page's own work allows.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
-import { canPin, loadTest, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
+import { canPin, inProcessTest, loadTest, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
+import type { InProcessResult } from '../servers/in-process.ts';
 import type { LoadResult } from '../servers/load.ts';
-import { ceilingNote, DEFAULT_LOAD, foldRounds, startBare, TINY_LOAD } from './http.ts';
+import { ceilingNote, DEFAULT_LOAD, foldInProcess, foldRounds, startBare, TINY_LOAD, workNote } from './http.ts';
 import { cursorParam } from './paging-api.ts';
 import type { SuiteOptions } from './suite.ts';
 
@@ -70,15 +72,18 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
     const load = { connections: plan.connections, seconds: plan.seconds, amount: plan.amount, warmupSeconds: plan.warmupSeconds };
     for (const page of pages >= 3 ? [1, mid] : [1]) {
       const cursor = cursors[page - 1];
-      const oursUrl = `${ours.url}/v1/people?limit=100${cursorParam(cursor)}`;
+      const oursPath = `/v1/people?limit=100${cursorParam(cursor)}`;
+      const oursUrl = ours.url + oursPath;
       const peerUrl = `${peer.url}/people?_sort=lastSeen&_order=desc&_page=${page}&_limit=100`;
       const bare = await startBare('node', await samePage(oursUrl, peerUrl, accountKey));
       const runs: Record<'ours' | 'peer' | 'ceiling', LoadResult[]> = { ours: [], peer: [], ceiling: [] };
+      const inProcess: InProcessResult[] = [];
       try {
         for (let round = 0; round < plan.rounds; round++) {
           runs.peer.push(await loadTest({ ...load, url: peerUrl }));
           runs.ours.push(await loadTest({ ...load, url: oursUrl, headers: { 'x-api-key': accountKey } }));
           runs.ceiling.push(await loadTest({ ...load, url: bare.server.url + '/v1/people' }));
+          inProcess.push(await inProcessTest('node', db, { ...load, path: oursPath, key: accountKey }));
         }
       } finally {
         await bare.stop();
@@ -87,7 +92,8 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
       const mine = foldRounds(`people page ${page} of ${pages}, 100 by lastSeen (ours, Node adapter, cursor)`, 'ours', runs.ours, params);
       const theirs = foldRounds(`people page ${page} of ${pages}, 100 by lastSeen (json-server ${version}, _page)`, 'peer', runs.peer, params);
       const ceiling = foldRounds(`people page ${page} of ${pages}, our body from memory (bare node:http server: the ceiling)`, 'floor', runs.ceiling, { ...params, series: 'ceiling' });
-      cases.push(mine, theirs, ceiling);
+      const work = foldInProcess(`people page ${page} of ${pages}, ours in-process (Node adapter, no HTTP: the work's own limit)`, inProcess, { ...params, series: 'in-process' });
+      cases.push(mine, theirs, ceiling, work);
       targets.push(
         target(
           `people page ${page === 1 ? '1' : `${page} (mid)`} sorted by lastSeen: ≥ 20× json-server's req/s`,
@@ -95,7 +101,7 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
           theirs.perSecond!,
           20,
           'at-least',
-          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote("20× json-server's rate", 20 * theirs.perSecond!, ceiling, 'node:http server')}Our page's statement alone took ~110 µs in a tight loop on 2026-11-27. json-server answers from memory; every page of ours is read from the database.`,
+          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote("20× json-server's rate", 20 * theirs.perSecond!, ceiling, 'node:http server')}${workNote("20× json-server's rate", 20 * theirs.perSecond!, work, 'Node')}json-server answers from memory; every page of ours is read from the database.`,
         ),
       );
     }

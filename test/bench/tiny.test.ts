@@ -15,7 +15,7 @@ let outcome: RunOutcome;
 beforeAll(async () => {
   // Its own cache directory, so the test builds the tiny data set instead of reusing a developer's.
   outcome = await runBench({ tiny: true, seed: 42, out, cacheDir: join(dir, 'cache'), log: () => {} });
-}, 120_000);
+}, 180_000);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -25,6 +25,16 @@ describe('npm run bench -- --tiny', () => {
     expect(outcome.failed.filter((f) => f.startsWith(`${name}:`))).toEqual([]);
     const suite = outcome.run.suites.find((s) => s.suite === name)!;
     expect(suite.cases.length > 0 || (suite.skipped?.length ?? 0) > 0).toBe(true);
+  });
+
+  it("measures the people page in-process beside each HTTP server it loads (the work's own limit)", () => {
+    const http = outcome.run.suites.find((s) => s.suite === 'http')!;
+    const loaded = new Set(http.cases.filter((c) => c.params?.page === 'people' && c.role === 'ours').map((c) => c.params!.runtime));
+    const inProcess = (cases: typeof http.cases) => cases.filter((c) => c.params?.series === 'in-process');
+    expect(new Set(inProcess(http.cases).map((c) => c.params!.runtime))).toEqual(loaded);
+    const peer = outcome.run.suites.find((s) => s.suite === 'peer')!;
+    expect(inProcess(peer.cases).length).toBe(peer.cases.filter((c) => c.role === 'ours').length);
+    for (const c of [...inProcess(http.cases), ...inProcess(peer.cases)]) expect(c.perSecond).toBeGreaterThan(0);
   });
 
   it('writes latest.json: the run with its suites and their cases', () => {
