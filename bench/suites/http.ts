@@ -65,9 +65,9 @@ async function samePage(ours: ChildServer, floor: ChildServer, path: string, acc
  * objects); Bun and Deno run the same core behind their native Fetch servers.
  */
 const PROFILE_NOTE =
-  'Profile (Bun server, people page): SQLite ~45% (the page query reads 100 stored ~1 KB JSON texts, turned into JS strings and, being non-ASCII, back into UTF-8 by the Response ~8%), the server writing ~28%, our own JS ~10% (the page join ~5%); the naive server builds the same bytes from plain columns with the runtime\'s native JSON.stringify, with no key, no rate limit, no cursor signature';
+  'Profile (the Bun server, people page, 2026-11-25): SQLite ~45% (the page query reads 100 stored ~1 KB JSON texts, turned into JS strings and, being non-ASCII, back into UTF-8 by the Response ~8%), the server writing ~28%, our own JS ~10% (the page join ~5%); the naive server builds the same bytes from plain columns with the runtime\'s native JSON.stringify, with no key, no rate limit, no cursor signature';
 const MISSED_NOTE: Record<Runtime, string> = {
-  node: PROFILE_NOTE,
+  node: `${PROFILE_NOTE}; Node's listener runs the same core, handing it a CoreRequest and writing its Reply (no Fetch objects)`,
   bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text`,
   deno: `${PROFILE_NOTE}; Deno runs the same core (its server's translation is native)`,
 };
