@@ -60,18 +60,21 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
     // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
     // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
-    // 25 people a full step; while requests are being served, steps are a third of that, and a
-    // request waits behind about one of them (issue 12.3).
-    batchRows: options.exports?.batchRows ?? 25,
-    // A collection step over 250 people takes about 1 ms (100,000 people, no filters; filters with subqueries cost more).
-    collectPks: options.exports?.collectPks ?? 250,
-    // 16 full collection steps: a run's pages are few enough to stage and move in slices, and a
+    // 100 people a full step (32 MB at most in three exports of 1M rows, 2026-11-27); while
+    // requests are being served, steps are a twelfth of that, and a request waits behind about
+    // one of them (issue 12.3). See core/exports/pace.ts.
+    batchRows: options.exports?.batchRows ?? 100,
+    // A collection step over 1,000 people takes about 4 ms (100,000 people, no filters; filters with subqueries cost more).
+    collectPks: options.exports?.collectPks ?? 1000,
+    // 4 full collection steps: a run's pages are few enough to stage and move in slices, and a
     // million people make 250 runs, which the writer merges reading 4 members of each at a time.
     runPks: options.exports?.runPks ?? 4000,
     rowCap: options.exports?.rowCap ?? 1_000_000,
     // Below V8's large-object size even as two-byte text: a bigger chunk's string lands in the
     // old generation, where only a full collection frees it, and memory grew with the run.
     chunkChars: options.exports?.chunkChars ?? 32 * 1024,
+    // Fewer commits without bigger strings; while requests are served, one chunk a commit.
+    chunksPerCommit: options.exports?.chunksPerCommit ?? 4,
     maxAttempts: 3,
     leaseSeconds: options.exports?.leaseSeconds ?? 30,
     pollIntervalMs: options.exports?.pollIntervalMs ?? 2000,

@@ -23,8 +23,10 @@ export interface ExportRunnerOptions {
   runPks: number;
   /** The most rows one file holds; a job that selects more is `partial`. */
   rowCap: number;
-  /** About how much CSV text goes into one stored chunk (and between two progress marks). */
+  /** About how much CSV text goes into one stored chunk. */
   chunkChars: number;
+  /** Chunks written per transaction in a full step (each commit marks the job's progress). */
+  chunksPerCommit: number;
   /** Runs a job may start (its first plus resumptions) before it is marked failed. */
   maxAttempts: number;
   /** How long a claim on a job lasts without progress, in clock seconds; every step renews it. */
@@ -33,7 +35,7 @@ export interface ExportRunnerOptions {
   pollIntervalMs: number;
   /**
    * Awaited before each step of a run; by default yields to the event loop. It may resolve to the
-   * share of a full step to take next (a number below 1; the default pace asks for a third while
+   * share of a full step to take next (a number below 1; the default pace asks for a twelfth while
    * requests are being served). Tests hold jobs here.
    */
   pace: () => Promise<number | void>;
@@ -42,11 +44,11 @@ export interface ExportRunnerOptions {
 
 /**
  * What a full cleanup step removes: members of a finished job, chunks of a failed one. Deleting a
- * member costs SQLite ~4 µs, so a busy step (a third) deletes in ~0.5 ms, its commit sometimes
- * checkpointing the WAL: while other exports ran, busy steps took 1.8 ms at p90 against 5.7 ms at
- * 4,000 members a step (timed in bench:reads runs, 2026-11-27).
+ * member costs SQLite ~4 µs, so a busy step (a twelfth: 133 members) deletes in ~0.5 ms, its commit
+ * sometimes checkpointing the WAL: while other exports ran, busy steps took 1.8 ms at p90 against
+ * 5.7 ms at 4,000 members a step (timed in bench:reads runs, 2026-11-27).
  */
-const DROP = { members: 400, chunks: 16 };
+const DROP = { members: 1600, chunks: 64 };
 
 /**
  * Runs export jobs outside the requests that start them: `processing` → `complete` or `failed`.
@@ -175,17 +177,19 @@ export class ExportRunner {
 
   /**
    * Writes the file in steps: the next members in file order, their rows, their CSV lines. Small
-   * batches (short steps, little garbage) go into bigger chunks (few transactions); a chunk and
-   * the position after it are written together. False when the runner stopped first.
+   * batches (short steps, little garbage) go into bigger chunks, and several chunks into one
+   * transaction while nothing else runs (a chunk and the position after it are written together).
+   * False when the runner stopped first.
    */
   async #write(job: ExportJob): Promise<boolean> {
     const total = job.member_count!;
-    if (total === 0 && job.chunk_count === 0) await this.store.appendChunk(job, CSV_HEADER, 0, null, this.#lease());
+    if (total === 0 && job.chunk_count === 0) await this.store.appendChunks(job, [CSV_HEADER], 0, null, this.#lease());
     if (job.next_seq >= total) return true;
     const filters = JSON.parse(job.filters) as ExportFilters;
     const sites = new SiteCache(this.sites, job.account_id);
     const merge = await RunMerge.open(this.store.members, job.id, isDescending(filters), ExportsStore.writtenKey(job), () => this.#pace());
     let pending = job.next_seq === 0 ? CSV_HEADER : '';
+    const chunks: string[] = [];
     let written = job.next_seq;
     while (written < total) {
       const share = await this.#pace();
@@ -195,8 +199,12 @@ export class ExportRunner {
       pending += await this.#lines(members, sites);
       written += members.length;
       if (pending.length >= this.options.chunkChars || written === total) {
-        await this.store.appendChunk(job, pending, written, keyOf(members[members.length - 1]!), this.#lease());
+        chunks.push(pending);
         pending = '';
+        // Nothing is pending past the chunks: the position after them is where the file stands.
+        if (chunks.length >= scaled(this.options.chunksPerCommit, share) || written === total) {
+          await this.store.appendChunks(job, chunks.splice(0), written, keyOf(members[members.length - 1]!), this.#lease());
+        }
       }
     }
     return true;

@@ -128,14 +128,17 @@ export class ExportsStore {
     return job.written_id === null ? null : { k1: job.written_k1!, k2: job.written_k2!, person_id: job.written_id };
   }
 
-  /** Appends a piece of the file and records how far the job got, atomically, so a resumed run neither repeats nor skips rows. */
-  async appendChunk(job: ExportJob, data: string, written: number, last: MemberKey | null, lease: Lease): Promise<void> {
-    const position = { next_seq: written, chunk_count: job.chunk_count + 1, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.person_id } : {}) };
+  /**
+   * Appends pieces of the file and records how far the job got, atomically, so a resumed run
+   * neither repeats nor skips rows. Several pieces a transaction save commits; each stays small.
+   */
+  async appendChunks(job: ExportJob, chunks: string[], written: number, last: MemberKey | null, lease: Lease): Promise<void> {
+    const position = { next_seq: written, chunk_count: job.chunk_count + chunks.length, ...(last ? { written_k1: last.k1, written_k2: last.k2, written_id: last.person_id } : {}) };
     await this.db.transaction().execute(async (trx) => {
       await dialectOf(trx).relaxCommit(trx);
       // The position first: a runner whose lease was taken over writes no chunk.
       await this.#advance(trx, job.id, lease, position);
-      await trx.insertInto('export_chunks').values({ job_id: job.id, seq: job.chunk_count, data }).execute();
+      await trx.insertInto('export_chunks').values(chunks.map((data, i) => ({ job_id: job.id, seq: job.chunk_count + i, data }))).execute();
     });
     Object.assign(job, position);
   }

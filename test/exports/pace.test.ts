@@ -25,7 +25,7 @@ describe('export steps sharing the event loop with requests', () => {
     expect(order).toEqual(['request counted', 'export step']);
   });
 
-  it('asks for a full step while nothing else runs, and for a third of one once other work holds the thread between turns', async () => {
+  it('asks for a full step while nothing else runs, and for a twelfth of one once other work holds the thread between turns', async () => {
     await sliceOver();
     expect(await yieldToEventLoop()).toBe(1);
     await sliceOver();
@@ -33,7 +33,7 @@ describe('export steps sharing the event loop with requests', () => {
     // A request's work (here 1 ms of it) runs before the export's turn comes.
     const until = performance.now() + 1;
     while (performance.now() < until);
-    expect(await step).toBe(1 / 3);
+    expect(await step).toBe(1 / 12);
   });
 
   it('still takes its step while requests keep arriving every turn: it steps aside once, not for ever', async () => {

@@ -20,13 +20,14 @@ describe('an export interrupted by a restart', () => {
   it('resumes where it stopped when the server starts again, writing every row exactly once', async () => {
     const database = join(dir, 'resume.sqlite');
     const gate = new Gate();
-    const world = await createWorld({ database, exports: { batchRows: 7, chunkChars: 1, pace: gate.pace } });
+    const world = await createWorld({ database, exports: { batchRows: 7, chunkChars: 1, chunksPerCommit: 2, pace: gate.pace } });
     const started = await (await clientOf(world.api)).send('POST', '/v1/exports', world.accountKey);
     expect(started.status).toBe(202);
     const { jobId } = started.body;
-    // Let the selection (staged, then moved into its run) and two batches of seven run, then
-    // "crash": stop the process's runner mid-job.
-    for (let i = 0; i < 4; i++) {
+    // Let the selection (staged, then moved into its run) and three batches of seven run, then
+    // "crash": stop the process's runner mid-job. Two chunks (batches) a commit: the third batch's
+    // chunk waits for a fourth, so the job stands after the second, and that is where it resumes.
+    for (let i = 0; i < 5; i++) {
       while (gate.waiting === 0) await new Promise((r) => setTimeout(r, 1));
       gate.step();
     }

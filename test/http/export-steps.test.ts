@@ -196,7 +196,7 @@ describe('an export whose pace asks for a share of each step', () => {
   it('takes steps of that share, down to dropping its members a bounded slice at a time, and writes the same file', async () => {
     const expected = await uninterrupted({});
     const gate = new Gate();
-    // A hundredth: stage 10 pks, move 10 members, write 7 rows, drop 4 members a step (of the
+    // A hundredth: stage 10 pks, move 10 members, write 7 rows, drop 16 members a step (of the
     // lowest run: the first holds 62, the second 28).
     const world = await createWorld({ exports: { collectPks: 1000, runPks: 62, batchRows: 700, chunkChars: 1, pace: () => gate.pace().then(() => 0.01) } });
     const jobId = await start(world, {});
@@ -205,14 +205,14 @@ describe('an export whose pace asks for a share of each step', () => {
     const jobRow = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq']).where('id', '=', jobId).executeTakeFirstOrThrow();
     await stepsUntil(gate, async () => (await jobRow()).next_seq > 0);
     expect(await jobRow()).toEqual({ status: 'processing', next_seq: 7 });
-    // Complete, and its first cleanup step has dropped 4 of its 90 members.
+    // Complete, and its first cleanup step has dropped 16 of its 90 members.
     await stepsUntil(gate, async () => (await jobRow()).status === 'complete');
-    expect((await collection(world.api, jobId)).members).toBe(86);
+    expect((await collection(world.api, jobId)).members).toBe(74);
     await stepsRun(gate, 1);
-    expect((await collection(world.api, jobId)).members).toBe(82);
-    // Fifteen steps in all leave 2 of the first run; the sixteenth drops those 2 and none of the second.
-    await stepsRun(gate, 13);
-    expect((await collection(world.api, jobId)).members).toBe(30);
+    expect((await collection(world.api, jobId)).members).toBe(58);
+    // Three steps in all leave 14 of the first run; the fourth drops those 14 and none of the second.
+    await stepsRun(gate, 1);
+    expect((await collection(world.api, jobId)).members).toBe(42);
     await stepsRun(gate, 1);
     expect((await collection(world.api, jobId)).members).toBe(28);
     gate.open();
