@@ -1,22 +1,26 @@
-/** The date parts of the two days rendered last: a row renders its firstSeen and lastSeen, often on two days. */
-const cachedDays = [NaN, NaN];
-const cachedPrefixes = ['', ''];
-let nextSlot = 0;
+/**
+ * The date parts of the days rendered so far: a row renders its firstSeen and lastSeen, and an
+ * export in lastSeen order meets its people's firstSeen days at random (a cache of the last two
+ * days missed on nearly every row: ~1 µs a miss, 0.19 s of an export of 100,000 people). Data
+ * spans a few thousand days at most; past that the cache starts again, so it never grows unbounded.
+ */
+const dayPrefixes = new Map<number, string>();
+const MAX_DAYS = 4096;
 
 /** `YYYY-MM-DDT` of a day since the epoch. */
 function dayPrefix(day: number): string {
-  if (cachedDays[0] === day) return cachedPrefixes[0]!;
-  if (cachedDays[1] === day) return cachedPrefixes[1]!;
-  const prefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
-  cachedDays[nextSlot] = day;
-  cachedPrefixes[nextSlot] = prefix;
-  nextSlot = 1 - nextSlot;
+  let prefix = dayPrefixes.get(day);
+  if (prefix === undefined) {
+    if (dayPrefixes.size >= MAX_DAYS) dayPrefixes.clear();
+    prefix = new Date(day * 86_400_000).toISOString().slice(0, 11);
+    dayPrefixes.set(day, prefix);
+  }
   return prefix;
 }
 
 /**
  * Renders epoch seconds as ISO 8601 UTC with `Z` and whole seconds: `2026-11-21T08:18:00Z`.
- * Pages and exports render two per row; the date part is reused while the days stay the same.
+ * Pages and exports render two per row; each day's date part is rendered once.
  */
 export function isoSeconds(epochSeconds: number): string {
   const day = Math.floor(epochSeconds / 86_400);

@@ -21,6 +21,8 @@ describe('ISO 8601 instants', () => {
   it('render any epoch second exactly as Date does, to the second, with Z', () => {
     for (let s = -86_400 * 3; s < 4_000_000_000; s += 7_919_993) expect(isoSeconds(s), String(s)).toBe(new Date(s * 1000).toISOString().slice(0, 19) + 'Z');
     for (const s of [0, 59, 60, 3599, 3600, 86_399, 86_400, 1_795_000_000, 1_795_000_001]) expect(isoSeconds(s)).toBe(new Date(s * 1000).toISOString().slice(0, 19) + 'Z');
+    // Twice over more days than its cache of dates holds, so the cache starts again on the way.
+    for (const pass of [0, 1]) for (let d = 0; d < 5_000; d++) { const s = 1_000_000_000 + d * 86_400 + pass * 3_723; expect(isoSeconds(s)).toBe(new Date(s * 1000).toISOString().slice(0, 19) + 'Z'); }
   });
 
   it('render epoch seconds as whole-second UTC with Z', () => {
