@@ -1,8 +1,9 @@
 /**
  * `npm run bench:export`: the export suite of `npm run bench` (bench/suites/export.ts) on its own,
  * at the size and number of runs asked for: rows per second and peak memory growth of our export
- * against the naive floor (better-sqlite3 `iterate()` → fast-csv) and, when installed, the
- * `sqlite3` shell, over the same people.
+ * against the naive floor (better-sqlite3 `iterate()` → fast-csv), the durable floor (the file
+ * stored as ours stores it, nothing else) and, when installed, the `sqlite3` shell, over the same
+ * people.
  *
  *   npm run bench:export -- --people 1000000 --seed 42 --runs 3
  *   npm run bench:export -- --people 100000 --postgres postgres://postgres@127.0.0.1:5432/postgres

@@ -147,7 +147,7 @@ function* iterateOnce(statement: NativeStatement, params: ReadonlyArray<unknown>
  * at 100 pages it holds them under a millisecond (reads' p99 during three exports of 100,000
  * people: 8.2 → 6.7 ms), for ~8% more time in an export's own steps.
  */
-const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA wal_autocheckpoint = 100', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA wal_autocheckpoint = 100', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
 
 /**
  * Opens (creating if needed) a SQLite file, or `:memory:`, with a runtime's driver: the folder is
