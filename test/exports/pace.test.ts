@@ -5,8 +5,8 @@ import { HourlyRateLimiter } from '../../core/limits/rate-limiter.ts';
 import { RateLimitsStore } from '../../core/store/rate-limits-store.ts';
 import { nextTurnForRequests } from '../../core/time/next-turn.ts';
 
-/** Lets the current export slice end, so the next yield waits for a turn of its own. */
-const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 5));
+/** Lets the current export slice end, and any busy spell (20 ms), so the next yield waits for a turn of its own. */
+const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 25));
 
 describe('export steps sharing the event loop with requests', () => {
   let api: Api;
@@ -34,6 +34,19 @@ describe('export steps sharing the event loop with requests', () => {
     const until = performance.now() + 1;
     while (performance.now() < until);
     expect(await step).toBe(1 / 12);
+  });
+
+  it('keeps taking small steps for a while after other work held the thread, then full ones once it has been idle', async () => {
+    await sliceOver();
+    const step = yieldToEventLoop();
+    const until = performance.now() + 1;
+    while (performance.now() < until);
+    expect(await step).toBe(1 / 12);
+    // Nothing else runs now, but requests under load come every millisecond or two.
+    expect(await yieldToEventLoop()).toBe(1 / 12);
+    expect(await yieldToEventLoop()).toBe(1 / 12);
+    await sliceOver();
+    expect(await yieldToEventLoop()).toBe(1);
   });
 
   it('still takes its step while requests keep arriving every turn: it steps aside once, not for ever', async () => {
