@@ -64,7 +64,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     // requests are being served, steps are a twelfth of that, and a request waits behind about
     // one of them (issue 12.3). See core/exports/pace.ts.
     batchRows: options.exports?.batchRows ?? 100,
-    // A collection step over 1,000 people takes about 4 ms (100,000 people, no filters; filters with subqueries cost more).
+    // A collection step over 1,000 people takes about 2.5 ms (100,000 people, no filters; filters with subqueries cost more).
     collectPks: options.exports?.collectPks ?? 1000,
     // 4 full collection steps: a run's pages are few enough to stage and move in slices, and a
     // million people make 250 runs, which the writer merges reading 4 members of each at a time.

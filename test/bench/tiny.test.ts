@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatTable } from '../../bench/report/table.ts';
 import type { BenchRun } from '../../bench/results.ts';
 import { DEFAULT_SUITES, runBench, type RunOutcome } from '../../bench/run.ts';
+import { durableNote } from '../../bench/suites/export.ts';
 
 // The CI configuration, run once in-process: it proves the benchmark code still runs end to end.
 // Figures are never asserted: they depend on the machine and on whatever else it is doing.
@@ -35,6 +36,19 @@ describe('npm run bench -- --tiny', () => {
     const peer = outcome.run.suites.find((s) => s.suite === 'peer')!;
     expect(inProcess(peer.cases).length).toBe(peer.cases.filter((c) => c.role === 'ours').length);
     for (const c of [...inProcess(http.cases), ...inProcess(peer.cases)]) expect(c.perSecond).toBeGreaterThan(0);
+  });
+
+  it('measures the export beside the naive and the durable floor, over the same rows', () => {
+    const exports = outcome.run.suites.find((s) => s.suite === 'export')!;
+    const [ours, naive, durable] = ['(ours:', '(naive floor:', '(durable floor:'].map((name) => exports.cases.find((c) => c.name.includes(name))!);
+    for (const c of [ours, naive, durable]) expect(c.perSecond).toBeGreaterThan(0);
+    expect(durable!.params!.rows).toBe(ours!.params!.rows);
+    expect(naive!.params!.rows).toBe(ours!.params!.rows);
+  });
+
+  it('says in the export note what the durable floor reaches, and calls the bound out of reach only when that floor misses it', () => {
+    expect(durableNote(0.49, 0.56)).toContain('reaches 0.49× the shell, ours 0.56× it: the snapshot, the steps and their commits take the rest.');
+    expect(durableNote(0.38, 0.6)).toContain('out of reach for an export that keeps its file in the database as ours does');
   });
 
   it('writes latest.json: the run with its suites and their cases', () => {
