@@ -30,7 +30,7 @@ import { systemClock } from './time/clock.ts';
 import { toEpochSeconds } from './time/iso.ts';
 import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
-import { ExportRunner, yieldToEventLoop } from './exports/runner.ts';
+import { ExportRunner, FILE_CHUNKS, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
@@ -70,11 +70,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     // million people make 250 runs, which the writer merges reading 4 members of each at a time.
     runPks: options.exports?.runPks ?? 4000,
     rowCap: options.exports?.rowCap ?? 1_000_000,
-    // Below V8's large-object size even as two-byte text: a bigger chunk's string lands in the
-    // old generation, where only a full collection frees it, and memory grew with the run.
-    chunkChars: options.exports?.chunkChars ?? 32 * 1024,
-    // Fewer commits without bigger strings; while requests are served, one chunk a commit.
-    chunksPerCommit: options.exports?.chunksPerCommit ?? 4,
+    chunkChars: options.exports?.chunkChars ?? FILE_CHUNKS.chars,
+    chunksPerCommit: options.exports?.chunksPerCommit ?? FILE_CHUNKS.perCommit,
     maxAttempts: 3,
     leaseSeconds: options.exports?.leaseSeconds ?? 30,
     pollIntervalMs: options.exports?.pollIntervalMs ?? 2000,

@@ -15,10 +15,11 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
-import { csvFormatRow } from 'd3-dsv';
 import { format } from 'fast-csv';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { FILE_PRAGMAS } from '../../adapters/shared/sqlite-shim.ts';
+import { toCsvLine } from '../../core/exports/columns.ts';
+import { FILE_CHUNKS } from '../../core/exports/runner.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
 import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
@@ -110,10 +111,10 @@ const DURABLE_TABLE = 'bench_durable_floor_chunks';
 
 /**
  * The durable floor: what storing the file as ours does costs with nothing else. The same rows in
- * one statement (arrays from a second, read-only connection), each line by d3-dsv as ours are
- * (cells as stored: no ISO dates, no formula guard), appended to a table of the same file in
- * 32 K-character chunks, four a transaction, under the API's pragmas: no snapshot of the
- * selection, no steps between requests, nothing to resume, no cleanup.
+ * one statement (arrays from a second, read-only connection), each line by our `toCsvLine` (cells
+ * as stored: no ISO dates, no formula guard), appended to a table of the same file in chunks of
+ * our size, as many a transaction as ours in a full step, under the API's pragmas: no snapshot of
+ * the selection, no steps between requests, nothing to resume, no cleanup.
  */
 async function durable(path: string): Promise<ExportRun> {
   const db = new BetterSqlite3(path);
@@ -135,12 +136,12 @@ async function durable(path: string): Promise<ExportRun> {
       chunks.length = 0;
     };
     for (const row of read.prepare(FLOOR_QUERY).raw().iterate() as IterableIterator<unknown[]>) {
-      pending += `${csvFormatRow(row.map((v) => (v === null ? '' : String(v))))}\r\n`;
+      pending += toCsvLine(row.map((v) => (v === null ? '' : String(v))));
       rows++;
-      if (pending.length < 32 * 1024) continue;
+      if (pending.length < FILE_CHUNKS.chars) continue;
       chunks.push(pending);
       pending = '';
-      if (chunks.length === 4) flush();
+      if (chunks.length === FILE_CHUNKS.perCommit) flush();
     }
     chunks.push(pending);
     flush();

@@ -11,6 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
+import { FILE_CHUNKS } from '../../core/exports/runner.ts';
 import { exportDatabase } from '../data.ts';
 import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
@@ -68,6 +69,11 @@ export function fold(name: string, role: CaseResult['role'], runs: ExportRun[], 
   };
 }
 
+/** How our export and the durable floor store the file: `32 K chunks, 4 a commit`. */
+function chunking(): string {
+  return `${FILE_CHUNKS.chars / 1024} K chunks, ${FILE_CHUNKS.perCommit} a commit`;
+}
+
 /**
  * What the durable floor says of the bound: the file stored as ours stores it, with no snapshot,
  * steps or resumption; below 0.4× the shell, no export storing its file that way reaches it here.
@@ -77,7 +83,7 @@ export function durableNote(durableToShell: number, oursToDurable: number): stri
     durableToShell < 0.4
       ? 'storing the file that way, with nothing else, already misses 0.4× on this machine: out of reach for an export that keeps its file in the database as ours does.'
       : 'the snapshot, the steps and their commits take the rest.';
-  return `The durable floor (the same rows in one statement, each line by d3-dsv, appended to the database in 32 K-character chunks, four a transaction, with no snapshot of the selection, no steps between requests, nothing to resume) reaches ${durableToShell.toFixed(2)}× the shell, ours ${oursToDurable.toFixed(2)}× it: ${verdict}`;
+  return `The durable floor (the same rows in one statement, each line by d3-dsv, appended to the database in ${chunking()}, with no snapshot of the selection, no steps between requests, nothing to resume) reaches ${durableToShell.toFixed(2)}× the shell, ours ${oursToDurable.toFixed(2)}× it: ${verdict}`;
 }
 
 /** The bound on an export's peak memory growth, at the largest size a run measures. */
@@ -113,7 +119,7 @@ export async function exportSuite(options: ExportSuiteOptions): Promise<SuiteRes
     const size = people.toLocaleString('en');
     const mine = fold(`export of ${size} people (ours: POST → complete)`, 'ours', runs.ours, people);
     const naive = fold(`export of ${size} people (naive floor: iterate() → fast-csv)`, 'floor', runs.floor, people);
-    const stored = fold(`export of ${size} people (durable floor: one statement → d3-dsv → 32 K chunks, 4 a commit)`, 'floor', runs.durable, people);
+    const stored = fold(`export of ${size} people (durable floor: one statement → d3-dsv → ${chunking()})`, 'floor', runs.durable, people);
     cases.push(mine, naive, stored);
     if (shell) {
       const theirs = fold(`export of ${size} people (sqlite3 -csv shell → /dev/null)`, 'peer', runs.shell, people);
@@ -128,7 +134,7 @@ export async function exportSuite(options: ExportSuiteOptions): Promise<SuiteRes
           `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} rows/s. The shell streams rows straight from C into /dev/null in one statement. ` +
             `The naive floor (one better-sqlite3 iterate() piped to fast-csv, nothing durable, no steps) reaches ${(naive.perSecond! / theirs.perSecond!).toFixed(2)}× the shell in this run, ours ${(mine.perSecond! / naive.perSecond!).toFixed(2)}× the floor. ` +
             durableNote(stored.perSecond! / theirs.perSecond!, mine.perSecond! / stored.perSecond!) +
-            ` Ours takes bounded steps between requests: it collects the selection 1,000 people pks a step into sorted runs of 4,000 (a durable snapshot a restart or another process resumes), merges the runs back in file order, reads 100 people a step as one JSON text from SQLite, formats the cells with d3-dsv and writes the file into the database in ~32 K-character chunks, four a transaction. A CPU profile at 1,000,000 rows: SQLite ~55% (reading each person at random by pk, as the shell does too, ~10 µs a row; the merge's seeks; the collection's inserts; the chunks' commits and checkpoints), JSON.parse and formatting ~20%, the rest yields between steps and the GC.`,
+            ` Ours takes bounded steps between requests: it collects the selection 1,000 people pks a step into sorted runs of 4,000 (a durable snapshot a restart or another process resumes), merges the runs back in file order, reads 100 people a step as one JSON text from SQLite, formats the cells with d3-dsv and writes the file into the database in ${chunking()}. A CPU profile at 1,000,000 rows: SQLite ~55% (reading each person at random by pk, as the shell does too, ~10 µs a row; the merge's seeks; the collection's inserts; the chunks' commits and checkpoints), JSON.parse and formatting ~20%, the rest yields between steps and the GC.`,
         ),
       );
     }

@@ -43,6 +43,14 @@ export interface ExportRunnerOptions {
 }
 
 /**
+ * How the file is stored, by default: chunks below V8's large-object size even as two-byte text (a
+ * bigger chunk's string lands in the old generation, where only a full collection frees it, and
+ * memory grew with the run), several a commit in a full step, for fewer commits without bigger
+ * strings; while requests are served, one chunk a commit.
+ */
+export const FILE_CHUNKS = { chars: 32 * 1024, perCommit: 4 };
+
+/**
  * What a full cleanup step removes: members of a finished job, chunks of a failed one. Deleting a
  * member costs SQLite ~4 µs, so a busy step (a twelfth: 133 members) deletes in ~0.5 ms, its commit
  * sometimes checkpointing the WAL: while other exports ran, busy steps took 1.8 ms at p90 against
