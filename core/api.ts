@@ -30,6 +30,7 @@ import { systemClock } from './time/clock.ts';
 import { toEpochSeconds } from './time/iso.ts';
 import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
+import { noteRequest } from './time/next-turn.ts';
 import { ExportRunner, FILE_CHUNKS, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
@@ -204,6 +205,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
   /** See {@link Api.reply}: every request, answered as a Reply. */
   async function reply(request: CoreRequest): Promise<Reply> {
+    noteRequest();
     const preflight = cors?.preflight(request);
     if (preflight) return preflight;
     const rate: Progress = {};

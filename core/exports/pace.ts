@@ -1,11 +1,11 @@
 /* How export work shares the event loop with requests. */
-import { hasImmediate, nextTurn, requestsWaitOnTurn } from '../time/next-turn.ts';
+import { hasImmediate, lastRequestAt, nextTurn, requestsWaitOnTurn } from '../time/next-turn.ts';
 
 /** How long export work runs per turn while nothing else wants the thread. */
 const IDLE_SLICE_MS = 2;
 /**
- * A turn that comes this long after export work yielded had other work (a request, a timer) in
- * between: the thread is busy, and until it is idle again each turn takes one export step.
+ * A turn that comes this long after export work yielded had other work (a request, a timer, a task
+ * of the garbage collector) in between: that turn takes one small step.
  */
 const BUSY_GAP_MS = hasImmediate ? 0.25 : 2;
 /**
@@ -20,10 +20,12 @@ const BUSY_GAP_MS = hasImmediate ? 0.25 : 2;
  */
 const BUSY_SHARE = 1 / 12;
 /**
- * How long the thread counts as busy after a turn that found other work in between. Under load a
- * request comes every millisecond or two, and the turns between them, idle for a moment, took full
- * steps (2–4 ms) that the next requests waited behind: reads' p99 during three exports went from
- * 1.34× idle to 1.64× when full steps grew to 100 rows (one pair of bench:reads runs, 2026-11-27).
+ * How long the thread counts as busy after a request reached the API. Under load a request comes
+ * every millisecond or two, and the turns between them, idle for a moment, took full steps (2–4 ms)
+ * that the next requests waited behind: reads' p99 during three exports went from 1.34× idle to
+ * 1.64× when full steps grew to 100 rows (one pair of bench:reads runs, 2026-11-27). Held after
+ * any late turn instead, GC tasks between turns kept an export with no request in small steps for
+ * most of its time.
  */
 const BUSY_HOLD_MS = 20;
 
@@ -33,7 +35,6 @@ let turnScheduled = false;
 let turnStarted = 0;
 let lastYield = 0;
 let busy = false;
-let busyUntil = 0;
 
 function scheduleTurn(): void {
   if (turnScheduled) return;
@@ -55,8 +56,7 @@ function turn(): void {
   deferred = false;
   turnScheduled = false;
   turnStarted = performance.now();
-  if (turnStarted - lastYield > BUSY_GAP_MS) busyUntil = turnStarted + BUSY_HOLD_MS;
-  busy = turnStarted < busyUntil;
+  busy = turnStarted - lastYield > BUSY_GAP_MS || turnStarted - lastRequestAt() < BUSY_HOLD_MS;
   // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
   if (busy) waiting.shift()!();
   else for (const wake of waiting.splice(0)) wake();
@@ -65,10 +65,11 @@ function turn(): void {
 
 /**
  * Lets other work (requests first) run between export steps, and resolves to the share of a full
- * step to take next. While requests are being served, exports take one small step per turn of the
- * event loop, so a request waits for at most one small step of one job, however many jobs run,
- * and for 20 ms after; while nothing else runs, they take full steps and share slices of 2 ms (a
- * request arriving then waits for the rest of the step; each yield costs a loop turn, tens of µs).
+ * step to take next. While requests are being served (one reached the API in the last 20 ms),
+ * exports take one small step per turn of the event loop, so a request waits for at most one small
+ * step of one job, however many jobs run; while nothing else runs, they take full steps and share
+ * slices of 2 ms (a request arriving then waits for the rest of the step; each yield costs a loop
+ * turn, tens of µs).
  */
 export const yieldToEventLoop = async (): Promise<number> => {
   if (!busy && performance.now() - turnStarted < IDLE_SLICE_MS) return 1;

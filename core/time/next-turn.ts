@@ -29,3 +29,16 @@ export function nextTurnForRequests(run: () => void): void {
 export function requestsWaitOnTurn(): boolean {
   return requestTurns > 0;
 }
+
+/** When a request last reached the API (performance.now()); none yet is -Infinity. */
+let lastRequest = -Infinity;
+
+/** Marks a request reaching the API now: background work takes small steps while requests come. */
+export function noteRequest(): void {
+  lastRequest = performance.now();
+}
+
+/** When a request last reached the API, on performance.now()'s scale; -Infinity before the first. */
+export function lastRequestAt(): number {
+  return lastRequest;
+}
