@@ -1,0 +1,108 @@
+import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sql, type Kysely } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startCheckpointer } from '../../adapters/node/checkpointer.ts';
+import { openDatabase } from '../../adapters/node/index.ts';
+import { openSqlite, type BackgroundCheckpoints } from '../../adapters/shared/sqlite-shim.ts';
+import type { Database } from '../../core/index.ts';
+
+/** Resolves once `check` holds, looking every 10 ms; fails after `ms`. */
+async function eventually(check: () => boolean, ms = 5000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** About 1 MB of rows (~250 pages): past SQLite's inline threshold of 100, short of the backstop. */
+async function writeAMegabyte(db: Kysely<Database>): Promise<void> {
+  await sql`create table filler (body text not null)`.execute(db);
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 256; i++) await sql`insert into filler (body) values (${'x'.repeat(4000)})`.execute(trx);
+  });
+}
+
+/** Opens `path` as the adapters do, with `background` standing in for a checkpointer thread. */
+function openWith(path: string, background: BackgroundCheckpoints): Kysely<Database> {
+  return openSqlite(path, (file) => {
+    const native = new BetterSqlite3(file);
+    return { prepare: (text) => native.prepare(text), exec: (text) => void native.exec(text), close: () => native.close(), returnsRows: (s) => s.reader };
+  }, background);
+}
+
+describe('SQLite files under the Node adapter', () => {
+  let dir: string | undefined;
+  let db: Kysely<Database> | undefined;
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('leave the WAL to the background checkpointer: a commit on the serving thread copies nothing into the file', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    const path = join(dir, 'api.sqlite');
+    let stopped = false;
+    db = openWith(path, () => () => (stopped = true));
+    const before = statSync(path).size;
+    await writeAMegabyte(db);
+    expect(statSync(path).size).toBe(before);
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(1_000_000);
+    await db.destroy();
+    db = undefined;
+    expect(stopped).toBe(true);
+  });
+
+  it('checkpoint inline again, every 100 pages, when the background checkpointer fails', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    const path = join(dir, 'api.sqlite');
+    db = openWith(path, (_path, onFailure) => {
+      onFailure();
+      return () => undefined;
+    });
+    const before = statSync(path).size;
+    await writeAMegabyte(db);
+    expect(statSync(path).size).toBeGreaterThan(before + 500_000);
+  });
+
+  it('have their WAL copied into the database file by the checkpointer thread, while the writer never checkpoints', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    const path = join(dir, 'api.sqlite');
+    const writer = new BetterSqlite3(path);
+    writer.exec('pragma journal_mode = wal; pragma wal_autocheckpoint = 0; create table filler (body text not null)');
+    const before = statSync(path).size;
+    const insert = writer.prepare('insert into filler (body) values (?)');
+    writer.transaction(() => {
+      for (let i = 0; i < 256; i++) insert.run('x'.repeat(4000));
+    })();
+    expect(statSync(path).size).toBe(before);
+    const stop = startCheckpointer(path, () => undefined);
+    try {
+      await eventually(() => statSync(path).size > before + 1_000_000);
+    } finally {
+      stop();
+      writer.close();
+    }
+  });
+
+  it('are whole when closing returns: the checkpointer closes first, and the last connection out removes the WAL', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    const path = join(dir, 'api.sqlite');
+    db = openDatabase(path);
+    await writeAMegabyte(db);
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    await db.destroy();
+    db = undefined;
+    expect(existsSync(`${path}-wal`)).toBe(false);
+    // Moved into place at once, as the seeder moves the file it built: every row goes with it.
+    const moved = join(dir, 'moved.sqlite');
+    renameSync(path, moved);
+    const reader = new BetterSqlite3(moved, { readonly: true });
+    expect(reader.prepare('select count(*) from filler').pluck().get()).toBe(256);
+    reader.close();
+  });
+});
