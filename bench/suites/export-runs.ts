@@ -23,6 +23,7 @@ import { FILE_CHUNKS } from '../../core/exports/runner.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
 import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
+import { ownResident } from '../resident-memory.ts';
 
 /** The seed of the export databases when `npm run bench:export` is not told one (as `npm run bench`'s). */
 export const EXPORT_SEED = 42;
@@ -44,17 +45,17 @@ export interface ExportRun {
   peakMb: number;
 }
 
-/** Runs `work` while sampling resident memory; returns seconds taken and peak growth in MB. */
+/** Runs `work` while sampling the process's own resident memory; returns seconds taken and peak growth in MB. */
 export async function measure(work: () => Promise<number>): Promise<ExportRun> {
   globalThis.gc?.();
-  const base = process.memoryUsage().rss;
+  const base = ownResident();
   let peak = base;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, ownResident())), 20);
   const started = performance.now();
   const rows = await work();
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  peak = Math.max(peak, ownResident());
   return { rows, seconds, peakMb: (peak - base) / 2 ** 20 };
 }
 

@@ -94,7 +94,7 @@ export function memoryTarget(what: string, peakMb: number): TargetResult {
     MEMORY_BOUND_MB,
     1,
     'at-most',
-    `${peakMb.toFixed(1)} MB of resident memory growth during the export (worst run).`,
+    `${peakMb.toFixed(1)} MB of the process's own resident memory growth during the export (anonymous pages, without the database file SQLite maps in; worst run).`,
   );
 }
 

@@ -14,6 +14,7 @@ import { UNLIMITED } from '../servers/api-options.ts';
 import { ROOT, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { Receipt } from '../servers/webhook-receiver.ts';
 import type { SuiteOptions } from './suite.ts';
+import { ownResident } from '../resident-memory.ts';
 
 const ACCOUNT = 'acc_hooks';
 const SITE = { domain: 'alpha.example', clientRef: 'alpha' };
@@ -184,18 +185,19 @@ async function loadToReceipt(file: string, url: string, inbox: Inbox, size: type
 
 /**
  * Memory: `total` events (100 per person, so one full person.activity delivery each, plus their
- * person.identified) loaded in batches of 5,000 while the dispatcher sends; the peak growth of
- * the process's RSS over its size before the first load, until the last delivery arrived.
+ * person.identified) loaded in batches of 5,000 while the dispatcher sends; the peak growth of the
+ * process's own resident memory (bench/resident-memory.ts) over its size before the first load,
+ * until the last delivery arrived.
  */
 async function millionEvents(file: string, url: string, inbox: Inbox, total: number): Promise<CaseResult> {
   const api = await openHooked(file, true, url, ['person.identified', 'person.activity']);
   let peak = 0;
-  const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
+  const sample = () => (peak = Math.max(peak, ownResident()));
   const sampler = setInterval(sample, 50);
   try {
     await inbox.clear();
     (globalThis as { gc?: () => void }).gc?.();
-    const before = process.memoryUsage().rss;
+    const before = ownResident();
     peak = before;
     const started = performance.now();
     const perBatch = EVENT_BATCH / EVENTS_PER_PERSON;
