@@ -63,7 +63,7 @@ export interface ApiOptions {
   /**
    * Export tuning: people per write step (default 100, which keeps memory flat and steps short); people pks per
    * collection step (default 1,000); `chunkChars`, about how much CSV text one stored chunk holds (default 32 K);
-   * `chunksPerCommit`, chunks per transaction in a full step (default 4); `runPks`, people pks per sorted run of the selection on SQLite (default 4,000); rows
+   * `chunksPerCommit`, chunks per transaction in a full step (default 4); `runPks`, people pks per sorted run of the selection on SQLite (default 16,000); rows
    * per file (default 1,000,000; a job selecting more is `partial`); `pace`, awaited before each step (default: yield
    * to the event loop), which may resolve to the share of a full step to take next (below 1); `leaseSeconds`, how long
    * a claim on a job lasts without progress (default 30: a job whose process died is taken over by another process on

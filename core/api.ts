@@ -31,7 +31,7 @@ import { toEpochSeconds } from './time/iso.ts';
 import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
 import { noteRequest } from './time/next-turn.ts';
-import { ExportRunner, FILE_CHUNKS, yieldToEventLoop } from './exports/runner.ts';
+import { ExportRunner, FILE_CHUNKS, FULL_STEP, yieldToEventLoop } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
@@ -59,17 +59,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const sites = new SitesStore(db);
   const exportsStore = new ExportsStore(db, new ExportMembersStore(db));
   const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
-    // Small steps keep a step's garbage young: with 250 people a step, V8 promoted steps into its
-    // old generation in most runs reading a cold file, and memory passed 90 MB at 1M rows.
-    // 100 people a full step (32 MB at most in three exports of 1M rows, 2026-11-27); while
-    // requests are being served, steps are a twelfth of that, and a request waits behind about
-    // one of them (issue 12.3). See core/exports/pace.ts.
-    batchRows: options.exports?.batchRows ?? 100,
-    // A collection step over 1,000 people takes about 2.5 ms (100,000 people, no filters; filters with subqueries cost more).
-    collectPks: options.exports?.collectPks ?? 1000,
-    // 4 full collection steps: a run's pages are few enough to stage and move in slices, and a
-    // million people make 250 runs, which the writer merges reading 4 members of each at a time.
-    runPks: options.exports?.runPks ?? 4000,
+    batchRows: options.exports?.batchRows ?? FULL_STEP.batchRows,
+    collectPks: options.exports?.collectPks ?? FULL_STEP.collectPks,
+    runPks: options.exports?.runPks ?? FULL_STEP.runPks,
     rowCap: options.exports?.rowCap ?? 1_000_000,
     chunkChars: options.exports?.chunkChars ?? FILE_CHUNKS.chars,
     chunksPerCommit: options.exports?.chunksPerCommit ?? FILE_CHUNKS.perCommit,

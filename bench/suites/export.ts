@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { FILE_CHUNKS } from '../../core/exports/runner.ts';
+import { FILE_CHUNKS, FULL_STEP } from '../../core/exports/runner.ts';
 import { exportDatabase } from '../data.ts';
 import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
@@ -134,7 +134,7 @@ export async function exportSuite(options: ExportSuiteOptions): Promise<SuiteRes
           `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} rows/s. The shell streams rows straight from C into /dev/null in one statement. ` +
             `The naive floor (one better-sqlite3 iterate() piped to fast-csv, nothing durable, no steps) reaches ${(naive.perSecond! / theirs.perSecond!).toFixed(2)}× the shell in this run, ours ${(mine.perSecond! / naive.perSecond!).toFixed(2)}× the floor. ` +
             durableNote(stored.perSecond! / theirs.perSecond!, mine.perSecond! / stored.perSecond!) +
-            ` Ours takes bounded steps between requests: it collects the selection 1,000 people pks a step into sorted runs of 4,000 (a durable snapshot a restart or another process resumes), merges the runs back in file order, reads 100 people a step as one JSON text from SQLite, formats the cells with d3-dsv and writes the file into the database in ${chunking()}. A CPU profile at 1,000,000 rows: SQLite ~55% (reading each person at random by pk, as the shell does too, ~10 µs a row; the merge's seeks; the collection's inserts; the chunks' commits and checkpoints), JSON.parse and formatting ~20%, the rest yields between steps and the GC.`,
+            ` Ours takes bounded steps between requests: it collects the selection ${FULL_STEP.collectPks.toLocaleString('en')} people pks a step into sorted runs of ${FULL_STEP.runPks.toLocaleString('en')} (a durable snapshot a restart or another process resumes), merges the runs back in file order, reads ${FULL_STEP.batchRows} people a step as one JSON text from SQLite, formats the cells with d3-dsv and writes the file into the database in ${chunking()}. A CPU profile at 1,000,000 rows: SQLite ~55% (reading each person at random by pk, as the shell does too, ~10 µs a row; the merge's seeks; the collection's inserts; the chunks' commits and checkpoints), JSON.parse and formatting ~20%, the rest yields between steps and the GC.`,
         ),
       );
     }

@@ -51,6 +51,22 @@ export interface ExportRunnerOptions {
 export const FILE_CHUNKS = { chars: 32 * 1024, perCommit: 4 };
 
 /**
+ * The sizes of a full step, by default. Small steps keep a step's garbage young: with 250 people
+ * a step, V8 promoted steps into its old generation in most runs reading a cold file, and memory
+ * passed 90 MB at 1M rows; 100 people a full step stayed under 32 MB in three exports of 1M rows
+ * (2026-11-27). While requests are being served, steps are a twelfth of these, and a request
+ * waits behind about one of them (issue 12.3; core/exports/pace.ts). A collection step over 1,000
+ * people takes about 2.5 ms (100,000 people, no filters; filters with subqueries cost more). A
+ * run is 16 full collection steps: the merge holds ~1,024 members across all runs, so fewer runs
+ * read more of each at a time (1,000,000 people make 63 runs, read 16 members at a time; with runs
+ * of 4,000, 250 runs read 4 at a time, and an export of 1,000,000 people took 28.4 s against
+ * 26.7 s, one run each, 2026-11-27). Staging a run holds its keys in a temporary table, ~1 MB;
+ * a run resumed after a crash or a takeover first drops what it had moved, up to a run's members
+ * in one statement (~60 ms), once.
+ */
+export const FULL_STEP = { batchRows: 100, collectPks: 1000, runPks: 16_000 };
+
+/**
  * What a full cleanup step removes: members of a finished job, chunks of a failed one. Deleting a
  * member costs SQLite ~4 µs, so a busy step (a twelfth: 133 members) deletes in ~0.5 ms, its commit
  * sometimes checkpointing the WAL: while other exports ran, busy steps took 1.8 ms at p90 against
