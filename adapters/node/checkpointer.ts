@@ -27,7 +27,14 @@ try {
 let timer;
 let last = '';
 const look = () => {
-  const [state] = db.pragma('wal_checkpoint(PASSIVE)');
+  let state;
+  try {
+    [state] = db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    // The thread ends here: whoever closes next must not wait for it.
+    done();
+    throw error;
+  }
   const now = state.log + '/' + state.checkpointed;
   timer = setTimeout(look, now === last ? ${LOOK_AGAIN_MS.none} : ${LOOK_AGAIN_MS.copied});
   last = now;

@@ -139,6 +139,9 @@ function* iterateOnce(statement: NativeStatement, params: ReadonlyArray<unknown>
   }
 }
 
+/** How much of a file SQLite reads through a memory map: its most (SQLite caps it just under 2 GiB). */
+export const MAP_BYTES = 2 ** 31;
+
 /**
  * The pragmas every file database gets: WAL (readers never block the writer), the file's pages
  * read through a memory map (SQLite's most, 2 GiB: a page read is a memory access, not a `read`
@@ -149,13 +152,13 @@ function* iterateOnce(statement: NativeStatement, params: ReadonlyArray<unknown>
  * under a millisecond, for ~8% more time in an export's own steps. Where a background checkpointer
  * runs (Node), the threshold is a backstop instead ({@link openSqlite}).
  */
-export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', 'PRAGMA mmap_size = 2147483648', 'PRAGMA wal_autocheckpoint = 100', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', `PRAGMA mmap_size = ${MAP_BYTES}`, 'PRAGMA wal_autocheckpoint = 100', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
 
 /**
  * Where the WAL stands before the serving thread checkpoints it itself, when a background
  * checkpointer copies it: a backstop, reached only if that thread falls behind (~16 MB).
  */
-const BACKSTOP_PAGES = 4000;
+export const BACKSTOP_PAGES = 4000;
 
 /** Starts checkpointing a file's WAL off the serving thread; returns the function that stops it. */
 export type BackgroundCheckpoints = (path: string, onFailure: () => void) => () => void;

@@ -89,6 +89,17 @@ describe('SQLite files under the Node adapter', () => {
     }
   });
 
+  it('report a checkpointer thread that cannot open the file, and stopping it then does not wait for the thread', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    let failed = false;
+    const stop = startCheckpointer(join(dir, 'missing.sqlite'), () => (failed = true));
+    await eventually(() => failed);
+    const started = Date.now();
+    stop();
+    // The thread marked itself closed as it failed: no wait for the 10 s a closing thread gets.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it('are whole when closing returns: the checkpointer closes first, and the last connection out removes the WAL', async () => {
     dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
     const path = join(dir, 'api.sqlite');
