@@ -142,6 +142,9 @@ function* iterateOnce(statement: NativeStatement, params: ReadonlyArray<unknown>
 /** How much of a file SQLite reads through a memory map: its most (SQLite caps it just under 2 GiB). */
 export const MAP_BYTES = 2 ** 31;
 
+/** The serving connection checkpoints the WAL itself every 100 pages, with no thread to do it. */
+const INLINE_CHECKPOINTS = 'PRAGMA wal_autocheckpoint = 100';
+
 /**
  * The pragmas every file database gets: WAL (readers never block the writer), the file's pages
  * read through a memory map (SQLite's most, 2 GiB: a page read is a memory access, not a `read`
@@ -152,13 +155,13 @@ export const MAP_BYTES = 2 ** 31;
  * under a millisecond, for ~8% more time in an export's own steps. Where a background checkpointer
  * runs (Node), the threshold is a backstop instead ({@link openSqlite}).
  */
-export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', `PRAGMA mmap_size = ${MAP_BYTES}`, 'PRAGMA wal_autocheckpoint = 100', 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
+export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', `PRAGMA mmap_size = ${MAP_BYTES}`, INLINE_CHECKPOINTS, 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
 
 /**
  * Where the WAL stands before the serving thread checkpoints it itself, when a background
  * checkpointer copies it: a backstop, reached only if that thread falls behind (~16 MB).
  */
-export const BACKSTOP_PAGES = 4000;
+const BACKSTOP_PAGES = 4000;
 
 /** Starts checkpointing a file's WAL off the serving thread; returns the function that stops it. */
 export type BackgroundCheckpoints = (path: string, onFailure: () => void) => () => void;
@@ -178,17 +181,24 @@ export function openSqlite<S extends NativeStatement>(
   if (file) mkdirSync(dirname(path), { recursive: true });
   const native = connect(path);
   if (file) for (const pragma of FILE_PRAGMAS) native.exec(pragma);
-  if (file && background) {
-    let open = true;
-    native.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-    const stop = background(path, () => open && native.exec('PRAGMA wal_autocheckpoint = 100'));
-    const close = native.close;
-    native.close = () => {
-      open = false;
-      // The thread's connection first: the serving one, closing last, checkpoints what is left.
-      stop();
-      close();
-    };
-  }
+  if (file && background) native.close = checkpointOffThread(native, path, background);
   return kyselyOver(native);
+}
+
+/**
+ * Hands the WAL of the file `db` has open (with the pragmas above) to `background`: `db` then
+ * checkpoints only past the backstop, or every 100 pages again if the background fails. Returns
+ * the close to use instead of `db`'s own: it stops the background first, so `db`, closing last,
+ * checkpoints what is left and removes the WAL.
+ */
+export function checkpointOffThread(db: { exec(sql: string): void; close(): void }, path: string, background: BackgroundCheckpoints): () => void {
+  let open = true;
+  db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  const stop = background(path, () => open && db.exec(INLINE_CHECKPOINTS));
+  const close = db.close.bind(db);
+  return () => {
+    open = false;
+    stop();
+    close();
+  };
 }

@@ -18,7 +18,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { format } from 'fast-csv';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { startCheckpointer } from '../../adapters/node/checkpointer.ts';
-import { BACKSTOP_PAGES, FILE_PRAGMAS, MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';
+import { checkpointOffThread, FILE_PRAGMAS, MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';
 import { toCsvLine } from '../../core/exports/columns.ts';
 import { FILE_CHUNKS } from '../../core/exports/runner.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
@@ -66,6 +66,11 @@ const EXPORT_KEY = deriveDemoKey(EXPORT_SEED, 'export bench');
 /** How often the bench looks whether our export is complete (a read of its job, outside the API). */
 const WATCH_MS = 10;
 
+/** Resolves once the job is no longer `processing`, reading its status every 10 ms on a connection of the bench's own (no request of the API's). */
+export async function whileProcessing(status: (jobId: string) => unknown, jobId: string): Promise<void> {
+  while ((await status(jobId)) === 'processing') await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
+}
+
 /**
  * Our export, POST → complete: the background run writing the CSV into storage, until its job is
  * complete (the file can be downloaded), as a client polling it sees. Its cleanup (the selection's
@@ -75,7 +80,6 @@ const WATCH_MS = 10;
 async function ours(path: string): Promise<ExportRun> {
   const api = await createApi({ database: path, clock: new ManualClock(BENCH_ANCHOR) });
   if (!(await api.admin.describeKey(EXPORT_KEY))) await api.admin.issueAccountKey(BENCH_ACCOUNT, { label: 'export bench', value: EXPORT_KEY });
-  // Its own read-only connection, so watching costs the export no request of the API's.
   const watch = new BetterSqlite3(path, { readonly: true });
   const status = watch.prepare('select status from export_jobs where id = ?').pluck();
   const headers = { 'x-api-key': EXPORT_KEY };
@@ -83,7 +87,7 @@ async function ours(path: string): Promise<ExportRun> {
   const result = await measure(async () => {
     const res = await api.fetch(new Request('http://bench/v1/exports', { method: 'POST', headers }));
     ({ jobId } = await res.json());
-    while (status.get(jobId) === 'processing') await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
+    await whileProcessing((id) => status.get(id), jobId);
     return 0;
   });
   await api.exportsIdle();
@@ -133,8 +137,7 @@ async function durable(path: string): Promise<ExportRun> {
   const db = new BetterSqlite3(path);
   for (const pragma of FILE_PRAGMAS) db.exec(pragma);
   // The WAL checkpointed off this thread, as the Node adapter does for ours.
-  db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
-  const stopCheckpoints = startCheckpointer(path, () => db.exec('PRAGMA wal_autocheckpoint = 100'));
+  const close = checkpointOffThread(db, path, startCheckpointer);
   // A run killed before its cleanup left its table: start from none.
   db.exec(`drop table if exists ${DURABLE_TABLE}`);
   db.exec(`create table ${DURABLE_TABLE} (job_id text not null, seq integer not null, data text not null, primary key (job_id, seq)) without rowid`);
@@ -166,8 +169,7 @@ async function durable(path: string): Promise<ExportRun> {
   });
   read.close();
   db.exec(`drop table ${DURABLE_TABLE}`);
-  stopCheckpoints();
-  db.close();
+  close();
   return result;
 }
 

@@ -24,7 +24,7 @@ import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
 import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
-import { EXPORT_SEED, FLOOR_QUERY, measure, type ExportRun } from './export-runs.ts';
+import { EXPORT_SEED, FLOOR_QUERY, measure, whileProcessing, type ExportRun } from './export-runs.ts';
 import { numberClient } from './pg-journey-floor.ts';
 
 /** The sides measured on PostgreSQL. */
@@ -40,13 +40,9 @@ function scratchFile(side: string): string {
   return join(tmpdir(), `vi-pg-${side}-${process.pid}.csv`);
 }
 
-/** How often the bench looks whether our export is complete, as on SQLite. */
-const WATCH_MS = 10;
-
 /** Our export, POST → complete, with the same exclusions as on SQLite (opening, the key, the job's cleanup after it is complete). */
 async function ours(url: string): Promise<ExportRun> {
   const api = await createApi({ database: url, clock: new ManualClock(BENCH_ANCHOR) });
-  // Its own connection, so watching costs the export no request of the API's.
   const watch = await numberClient(url);
   try {
     if (!(await api.admin.describeKey(EXPORT_KEY))) await api.admin.issueAccountKey(BENCH_ACCOUNT, { label: 'export bench', value: EXPORT_KEY });
@@ -58,7 +54,7 @@ async function ours(url: string): Promise<ExportRun> {
       const started = (await res.json()) as { jobId?: string; error?: { message: string } };
       if (res.status !== 202 || !started.jobId) throw new Error(`POST /v1/exports answered ${res.status}: ${JSON.stringify(started)}`);
       jobId = started.jobId;
-      while ((await status(jobId)) === 'processing') await new Promise((resolve) => setTimeout(resolve, WATCH_MS));
+      await whileProcessing(status, jobId);
       return 0;
     });
     await api.exportsIdle();

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { createApi, type Api, type EventInput, type PersonInput } from '../../adapters/node/index.ts';
 import type { CaseResult, SuiteResult } from '../results.ts';
 import { percentiles } from '../results.ts';
+import { ownResident } from '../resident-memory.ts';
 import { UNLIMITED } from '../servers/api-options.ts';
 import { ROOT, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { Receipt } from '../servers/webhook-receiver.ts';
 import type { SuiteOptions } from './suite.ts';
-import { ownResident } from '../resident-memory.ts';
 
 const ACCOUNT = 'acc_hooks';
 const SITE = { domain: 'alpha.example', clientRef: 'alpha' };

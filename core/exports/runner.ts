@@ -277,7 +277,7 @@ class SiteCache {
 
   /** The site, listing the account's sites again when the cache lacks it (one registered since). */
   async get(pk: number): Promise<Site> {
-    let site = this.#sites?.get(pk);
+    let site = this.cached(pk);
     if (!site) {
       this.#sites = new Map((await this.store.list(this.accountId)).map((s) => [s.pk, s]));
       site = this.#sites.get(pk);
