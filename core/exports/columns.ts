@@ -1,5 +1,6 @@
 import { csvFormatRow } from 'd3-dsv';
 import type { Person } from '../resources/types.ts';
+import type { CompaniesTable, PeopleTable } from '../store/schema.ts';
 import type { Site } from '../scope/view.ts';
 import { isoSeconds } from '../time/iso.ts';
 
@@ -15,30 +16,6 @@ export const EXPORT_COLUMNS = [
   'domain', 'clientRef', 'campaign', 'crmStatus',
 ] as const satisfies readonly (keyof Person | `company${string}` | 'campaign' | 'crmStatus')[];
 
-/**
- * One person's stored row as an export reads it, in the order of {@link EXPORT_ROW_COLUMNS}: the
- * people columns behind the Person fields (account-wide figures), the company's, and the two
- * export-only fields. The file must equal what the API shows of the same people (the export
- * tests compare it with the list endpoint).
- */
-export type ExportRow = [
-  pk: number, id: string, email: string | null, businessEmail: string | null, personalEmail: string | null,
-  firstName: string | null, lastName: string | null, title: string | null, company: string | null, location: string | null,
-  region: string | null, linkedinUrl: string | null, phone: string | null, profileImageUrl: string | null,
-  visitCount: number, firstSeen: number, lastSeen: number, isHotLead: number, classifiedSeniority: string | null,
-  classifiedJobFunction: string | null, trafficType: string | null, adPlatform: string | null,
-  companyId: string | null, companyName: string | null, companyDomain: string | null, companyIndustry: string | null,
-  companyLocation: string | null, companyEmployeeCount: number | null, campaign: string | null, crmStatus: string,
-];
-
-/** The columns behind {@link ExportRow}, in its order (people aliased `p`, their company `c`). */
-export const EXPORT_ROW_COLUMNS = [
-  'p.pk', 'p.id', 'p.email', 'p.business_email', 'p.personal_email', 'p.first_name', 'p.last_name', 'p.title', 'p.company',
-  'p.location', 'p.region', 'p.linkedin_url', 'p.phone', 'p.profile_image_url', 'p.visit_count', 'p.first_seen', 'p.last_seen',
-  'p.is_hot_lead', 'p.classified_seniority', 'p.classified_job_function', 'p.traffic_type', 'p.ad_platform',
-  'c.id', 'c.name', 'c.domain', 'c.standardized_industry', 'c.location', 'c.employee_count', 'p.campaign', 'p.crm_status',
-] as const satisfies { length: ExportRow['length'] };
-
 /** Characters that make a spreadsheet treat a cell as a formula when they come first: = + - @ tab CR. */
 const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
 
@@ -53,16 +30,63 @@ export function neutralizeFormula(value: string): string {
 /** A text cell: empty for null, neutralised otherwise. */
 const text = (value: string | null): string => (value === null ? '' : neutralizeFormula(value));
 
-/** One CSV row's cells, in EXPORT_COLUMNS order, for a person attributed to `site`; nulls are empty cells. */
-export function toCsvCells(r: ExportRow, site: Pick<Site, 'domain' | 'clientRef'>): string[] {
-  const cells: string[] = [];
-  // id … profileImageUrl
-  for (let i = 1; i <= 13; i++) cells.push(text(r[i] as string | null));
-  cells.push(String(r[14]), isoSeconds(r[15]), isoSeconds(r[16]), r[17] === 1 ? 'true' : 'false');
-  // classifiedSeniority … companyLocation
-  for (let i = 18; i <= 26; i++) cells.push(text(r[i] as string | null));
-  cells.push(r[27] === null ? '' : String(r[27]), text(site.domain), text(site.clientRef), text(r[28]), text(r[29]));
-  return cells;
+/** The person fields an export file shows, as the `people` table holds them. */
+export type PersonCsvFields = Pick<
+  PeopleTable,
+  | 'id' | 'email' | 'business_email' | 'personal_email' | 'first_name' | 'last_name' | 'title' | 'company' | 'location'
+  | 'region' | 'linkedin_url' | 'phone' | 'profile_image_url' | 'visit_count' | 'first_seen' | 'last_seen' | 'is_hot_lead'
+  | 'classified_seniority' | 'classified_job_function' | 'traffic_type' | 'ad_platform' | 'campaign'
+> & { crm_status: string };
+
+/** The company fields an export file shows, as the `companies` table holds them. */
+export type CompanyCsvFields = Pick<CompaniesTable, 'id' | 'name' | 'domain' | 'standardized_industry' | 'location' | 'employee_count'>;
+
+/**
+ * A line of an export file is stored text joined, as a people page's JSON is (person-row.ts):
+ * d3-dsv quotes each cell on its own, so cells formatted apart and joined by commas are the line
+ * formatted whole. Formatting every line's 31 cells from a JSON.parse of its row was most of an
+ * export's time in JavaScript (~9 µs a row); the pieces are formatted once, as the data is loaded
+ * (ingest-store.ts, stored-csv.ts):
+ *
+ *     people.csv_head      id … adPlatform (the person's cells before the company's)
+ *     companies.csv_cells  companyId … companyEmployeeCount; empty cells for a person with no company
+ *     (the site)           domain, clientRef: the member's attribution, formatted once per site
+ *     people.csv_tail      campaign, crmStatus
+ */
+export function personCsvHead(p: PersonCsvFields): string {
+  return csvFormatRow([
+    text(p.id), text(p.email), text(p.business_email), text(p.personal_email), text(p.first_name), text(p.last_name),
+    text(p.title), text(p.company), text(p.location), text(p.region), text(p.linkedin_url), text(p.phone),
+    text(p.profile_image_url), String(p.visit_count), isoSeconds(p.first_seen), isoSeconds(p.last_seen),
+    p.is_hot_lead === 1 ? 'true' : 'false', text(p.classified_seniority), text(p.classified_job_function),
+    text(p.traffic_type), text(p.ad_platform),
+  ]);
+}
+
+/** The person's cells after the attribution's: campaign, crmStatus. */
+export function personCsvTail(p: PersonCsvFields): string {
+  return csvFormatRow([text(p.campaign), text(p.crm_status)]);
+}
+
+/** The company's cells of its people's lines: companyId … companyEmployeeCount. */
+export function companyCsvCells(c: CompanyCsvFields): string {
+  return csvFormatRow([text(c.id), text(c.name), text(c.domain), text(c.standardized_industry), text(c.location), c.employee_count === null ? '' : String(c.employee_count)]);
+}
+
+/** The company cells of a person with no company: six empty cells. */
+const NO_COMPANY = ',,,,,';
+
+/** The attribution's cells: domain, clientRef. */
+export function siteCsvCells(site: Pick<Site, 'domain' | 'clientRef'>): string {
+  return csvFormatRow([text(site.domain), text(site.clientRef)]);
+}
+
+/** A person's stored pieces as an export reads them: pk, `csv_head`, their company's `csv_cells` (null without one), `csv_tail`. */
+export type StoredCsvRow = [pk: number, head: string, company: string | null, tail: string];
+
+/** One line of an export file, in EXPORT_COLUMNS order and ended by CRLF, from a person's stored pieces and their attribution's cells. */
+export function csvLine(row: StoredCsvRow, siteCells: string): string {
+  return `${row[1]},${row[2] ?? NO_COMPANY},${siteCells},${row[3]}\r\n`;
 }
 
 /** The header line of every export file. */

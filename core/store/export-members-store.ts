@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { EXPORT_ROW_COLUMNS, type ExportRow } from '../exports/columns.ts';
+import type { StoredCsvRow } from '../exports/columns.ts';
 import type { ExportFilters } from '../exports/filters.ts';
 import type { Site } from '../scope/view.ts';
 import { CompiledQueries } from './compiled-queries.ts';
@@ -151,10 +151,11 @@ export class ExportMembersStore {
     return row?.members ? (JSON.parse(`[${row.members}]`) as MemberRef[]) : [];
   }
 
-  /** The stored rows of these people (by pk), in no particular order: what their CSV lines are made of. */
-  async rows(personPks: number[]): Promise<ExportRow[]> {
+  /** The stored CSV pieces of these people (by pk), in no particular order: what their lines are joined from. */
+  async rows(personPks: number[]): Promise<StoredCsvRow[]> {
     const values: Record<string, number> = {};
     personPks.forEach((pk, i) => (values[`pk${i}`] = pk));
+    const pieces = [sql.ref('p.pk'), sql.ref('p.csv_head'), sql.ref('c.csv_cells'), sql.ref('p.csv_tail')];
     // Run thousands of times per export: compiled once per batch size (one or two sizes a job).
     const [row] = await this.#queries.rows(
       `members:rows:${personPks.length}`,
@@ -162,11 +163,11 @@ export class ExportMembersStore {
         this.db
           .selectFrom('people as p')
           .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-          .select(this.#dialect.orderedConcat(this.#dialect.jsonArray(EXPORT_ROW_COLUMNS.map((column) => sql.ref(column))), ',', sql`p.pk`).as('rows'))
+          .select(this.#dialect.orderedConcat(this.#dialect.jsonArray(pieces), ',', sql`p.pk`).as('rows'))
           .where('p.pk', 'in', personPks.map((_, i) => p(`pk${i}`))),
       values,
     );
-    return row?.rows ? (JSON.parse(`[${row.rows}]`) as ExportRow[]) : [];
+    return row?.rows ? (JSON.parse(`[${row.rows}]`) as StoredCsvRow[]) : [];
   }
 
   /** Deletes up to `limit` of a job's members, from the start of its lowest run; false once none is left. */

@@ -3,6 +3,7 @@ import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, ty
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
+import { companyCsvCells, personCsvHead, personCsvTail } from '../exports/columns.ts';
 import { EventTally } from './event-counts.ts';
 import { refreshSiteSets } from './site-sets.ts';
 import { isoSeconds } from '../time/iso.ts';
@@ -38,7 +39,7 @@ export class IngestStore {
     const rows = companies.map((c, i) => {
       const at = `companies[${i}]`;
       const text = (field: CompanyTextField) => companyText(c[field], `${at}.${field}`);
-      return {
+      const row = {
         account_id: accountId,
         id: requireText(c.id, `${at}.id`, 128),
         name: requireText(c.name, `${at}.name`),
@@ -56,6 +57,7 @@ export class IngestStore {
         last_seen: nowSeconds,
         loaded_at: nowSeconds,
       };
+      return { ...row, csv_cells: companyCsvCells(row) };
     });
     await this.db.transaction().execute(async (trx) => {
       const loaded: number[] = [];
@@ -75,6 +77,7 @@ export class IngestStore {
               is_hot_company: eb.ref('excluded.is_hot_company'),
               traffic_type: eb.ref('excluded.traffic_type'),
               ad_platform: eb.ref('excluded.ad_platform'),
+              csv_cells: eb.ref('excluded.csv_cells'),
             })),
           )
           .returning('pk')
@@ -198,6 +201,18 @@ function companyText(value: unknown, field: string): string {
   return value;
 }
 
+/** The Person fields that are text or null. */
+type PersonTextField =
+  | 'email' | 'businessEmail' | 'personalEmail' | 'firstName' | 'lastName' | 'title' | 'company' | 'location' | 'region'
+  | 'linkedinUrl' | 'phone' | 'profileImageUrl' | 'classifiedSeniority' | 'classifiedJobFunction' | 'trafficType' | 'adPlatform' | 'campaign';
+
+/** A person's text field as stored: null when absent; anything but a string is refused, naming the field. */
+function personText(value: unknown, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${JSON.stringify(value) ?? typeof value}`);
+  return value;
+}
+
 /** A company's employee count as stored: `0` when absent or null, else a whole number ≥ 0. */
 function employeeCount(value: unknown, field: string): number {
   if (value === undefined || value === null) return 0;
@@ -227,35 +242,36 @@ function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomai
   });
   if (new Set(visits.map((v) => v.site_pk)).size !== visits.length) throw new AdminError(`${at}.visits names a site twice`);
   const latest = visits.reduce((a, b) => (b.last_seen > a.last_seen ? b : a));
+  const text = (field: PersonTextField) => personText(p[field], `${at}.${field}`);
   const row = {
     account_id: accountId,
     id: requireText(p.id, `${at}.id`, 128),
-    email: p.email ?? null,
-    business_email: p.businessEmail ?? null,
-    personal_email: p.personalEmail ?? null,
-    first_name: p.firstName ?? null,
-    last_name: p.lastName ?? null,
-    title: p.title ?? null,
-    company: p.company ?? null,
-    location: p.location ?? null,
-    region: p.region ?? null,
-    linkedin_url: p.linkedinUrl ?? null,
-    phone: p.phone ?? null,
-    profile_image_url: p.profileImageUrl ?? null,
+    email: text('email'),
+    business_email: text('businessEmail'),
+    personal_email: text('personalEmail'),
+    first_name: text('firstName'),
+    last_name: text('lastName'),
+    title: text('title'),
+    company: text('company'),
+    location: text('location'),
+    region: text('region'),
+    linkedin_url: text('linkedinUrl'),
+    phone: text('phone'),
+    profile_image_url: text('profileImageUrl'),
     visit_count: visits.reduce((n, v) => n + v.visit_count, 0),
     first_seen: Math.min(...visits.map((v) => v.first_seen)),
     last_seen: latest.last_seen,
     is_hot_lead: p.isHotLead ? 1 : 0,
-    classified_seniority: p.classifiedSeniority ?? null,
-    classified_job_function: p.classifiedJobFunction ?? null,
-    traffic_type: p.trafficType ?? null,
-    ad_platform: p.adPlatform ?? null,
+    classified_seniority: text('classifiedSeniority'),
+    classified_job_function: text('classifiedJobFunction'),
+    traffic_type: text('trafficType'),
+    ad_platform: text('adPlatform'),
     last_site_pk: latest.site_pk,
-    campaign: p.campaign ?? null,
+    campaign: text('campaign'),
     crm_status: p.crmStatus ?? 'not_in_crm',
   };
   if (!CRM_STATUSES.includes(row.crm_status)) throw new AdminError(`${at}.crmStatus must be one of ${CRM_STATUSES.join(', ')}`);
-  return { row, visits, companyId: p.companyId ?? null };
+  return { row: { ...row, csv_head: personCsvHead(row), csv_tail: personCsvTail(row) }, visits, companyId: p.companyId ?? null };
 }
 
 function prepareEvent(accountId: string, e: EventInput, i: number, siteByDomain: Map<string, Site>, personPks: Map<string, number>) {

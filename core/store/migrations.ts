@@ -11,6 +11,7 @@ import { exportLeases } from './migrations/0009-export-leases.ts';
 import { rateLimitsUnindexed } from './migrations/0010-rate-limits-unindexed.ts';
 import { oneActiveKey } from './migrations/0011-one-active-key.ts';
 import { personFieldsPerSite } from './migrations/0012-person-fields-per-site.ts';
+import { storedCsv } from './migrations/0013-stored-csv.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0010_rate_limits_unindexed': rateLimitsUnindexed,
   '0011_one_active_key': oneActiveKey,
   '0012_person_fields_per_site': personFieldsPerSite,
+  '0013_stored_csv': storedCsv,
 };
 
 /** The names of every migration, in the order they run. */

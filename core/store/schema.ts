@@ -90,6 +90,8 @@ export interface CompaniesTable {
   json_head: string | null;
   json_figures: string | null;
   json_tail: string | null;
+  /** The company's cells of its people's export lines (core/exports/columns.ts), formatted as the row is written. */
+  csv_cells: string | null;
 }
 
 /** A company's activity on one site, derived from its people's visits there. */
@@ -144,6 +146,13 @@ export interface PeopleTable {
   json_figures: string | null;
   json_tail: string | null;
   json_site: string | null;
+  /**
+   * The person's cells of an export file's line, formatted as the row is written (core/exports/columns.ts):
+   * those before the company's, and those after the attribution's. Null only until a migration's
+   * pending rendering has run (stored-csv.ts).
+   */
+  csv_head: string | null;
+  csv_tail: string | null;
 }
 
 /** A person's visits to one site. */

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
 import { dialectOf } from './dialect/index.ts';
+import { renderMissingCsv } from './stored-csv.ts';
 import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
 
 /**
@@ -47,6 +48,7 @@ export async function renderPendingStoredText(db: Kysely<any>): Promise<void> {
   if (!pending) return;
   await db.transaction().execute(async (trx) => {
     await renderMissing(trx);
+    await renderMissingCsv(trx);
     await trx.deleteFrom('meta').where('key', '=', PENDING).execute();
   });
 }

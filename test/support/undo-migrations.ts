@@ -8,7 +8,8 @@ export type UndoableMigration =
   | '0009_export_leases'
   | '0010_rate_limits_unindexed'
   | '0011_one_active_key'
-  | '0012_person_fields_per_site';
+  | '0012_person_fields_per_site'
+  | '0013_stored_csv';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -17,8 +18,12 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  for (const index of ['person_sites_by_person_last_seen', 'person_sites_hot_by_person_last_seen', 'person_sites_hot_by_last_seen']) await db.schema.dropIndex(index).execute();
-  for (const column of ['person_last_seen', 'person_is_hot_lead', 'person_site_count']) await db.schema.alterTable('person_sites').dropColumn(column).execute();
+  for (const column of ['csv_head', 'csv_tail']) await db.schema.alterTable('people').dropColumn(column).execute();
+  await db.schema.alterTable('companies').dropColumn('csv_cells').execute();
+  if (first <= '0012_person_fields_per_site') {
+    for (const index of ['person_sites_by_person_last_seen', 'person_sites_hot_by_person_last_seen', 'person_sites_hot_by_last_seen']) await db.schema.dropIndex(index).execute();
+    for (const column of ['person_last_seen', 'person_is_hot_lead', 'person_site_count']) await db.schema.alterTable('person_sites').dropColumn(column).execute();
+  }
   if (first <= '0011_one_active_key') {
     for (const index of ['api_keys_one_active_per_site', 'api_keys_one_active_per_value']) await db.schema.dropIndex(index).execute();
   }

@@ -1,0 +1,48 @@
+import { expressionBuilder, sql, type Kysely } from 'kysely';
+import { companyCsvCells, personCsvHead, personCsvTail, type CompanyCsvFields, type PersonCsvFields } from '../exports/columns.ts';
+import { dialectOf } from './dialect/index.ts';
+
+/**
+ * Formats the stored CSV cells (core/exports/columns.ts) of rows written before the columns
+ * existed. Loading writes them with each row (ingest-store.ts); this fills in the rest once,
+ * when a migration has added the columns (migration 0013), in JavaScript with the functions
+ * loading uses, so the two never differ.
+ */
+
+/** Rows read, formatted and written back per statement. */
+const ROWS_PER_STEP = 500;
+
+/** The people columns a person's stored cells are formatted from. */
+const PERSON_FIELDS = [
+  'pk', 'id', 'email', 'business_email', 'personal_email', 'first_name', 'last_name', 'title', 'company', 'location',
+  'region', 'linkedin_url', 'phone', 'profile_image_url', 'visit_count', 'first_seen', 'last_seen', 'is_hot_lead',
+  'classified_seniority', 'classified_job_function', 'traffic_type', 'ad_platform', 'campaign', 'crm_status',
+] as const;
+
+/** The companies columns a company's stored cells are formatted from. */
+const COMPANY_FIELDS = ['pk', 'id', 'name', 'domain', 'standardized_industry', 'location', 'employee_count'] as const;
+
+/** Formats the stored CSV cells of every person and company that has none. */
+export async function renderMissingCsv(db: Kysely<any>): Promise<void> {
+  for (;;) {
+    const companies = (await db.selectFrom('companies').select(COMPANY_FIELDS).where('csv_cells', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (CompanyCsvFields & { pk: number })[];
+    if (companies.length === 0) break;
+    await writeBack(db, 'companies', companies.map((c) => [c.pk, companyCsvCells(c)]));
+  }
+  for (;;) {
+    const people = (await db.selectFrom('people').select(PERSON_FIELDS).where('csv_head', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (PersonCsvFields & { pk: number })[];
+    if (people.length === 0) break;
+    await writeBack(db, 'people', people.map((p) => [p.pk, personCsvHead(p), personCsvTail(p)]));
+  }
+}
+
+/** Writes formatted text by pk, many rows a statement: `[pk, csv_cells]` for companies, `[pk, csv_head, csv_tail]` for people. */
+async function writeBack(db: Kysely<any>, table: 'companies' | 'people', rows: [number, ...string[]][]): Promise<void> {
+  // Postgres types the values' parameters as text; the pk compares as an integer.
+  const { int } = dialectOf(db).types;
+  const eb = expressionBuilder<any, any>();
+  const values = sql.join(rows.map(([pk, ...texts]) => sql`(${eb.cast(eb.val(pk), int)}, ${sql.join(texts)})`));
+  // Both databases name a VALUES list's columns column1, column2, …
+  const set = table === 'companies' ? { csv_cells: sql.ref('x.column2') } : { csv_head: sql.ref('x.column2'), csv_tail: sql.ref('x.column3') };
+  await db.updateTable(table).from(sql`(values ${values})`.as('x')).set(set).whereRef(`${table}.pk`, '=', 'x.column1').execute();
+}
