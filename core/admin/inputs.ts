@@ -1,4 +1,5 @@
 import { forbiddenCharacter, FORBIDDEN_RULE } from '../http/client-text.ts';
+import { QUOTED_INPUT_CHARS } from '../http/errors.ts';
 
 /** Where a person stands in the partner's CRM. */
 export type CrmStatus = 'not_in_crm' | 'in_crm' | 'customer';
@@ -91,6 +92,12 @@ export function toSeconds(value: TimeInput, field: string): number {
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
   if (!Number.isFinite(ms)) throw new AdminError(`${field} is not a valid time: ${String(value)}`);
   return Math.floor(ms / 1000);
+}
+
+/** A refused value as a message shows it: its JSON, cut to its first 100 characters (a 1 MB object must not come back whole). */
+export function shownValue(value: unknown): string {
+  const json = JSON.stringify(value) ?? typeof value;
+  return json.length <= QUOTED_INPUT_CHARS ? json : `${json.slice(0, QUOTED_INPUT_CHARS)}…`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { AdminError, CRM_STATUSES, requireText, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
+import { AdminError, CRM_STATUSES, requireText, shownValue, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
@@ -197,7 +197,7 @@ type CompanyTextField = 'domain' | 'standardizedIndustry' | 'location' | 'region
 /** A company text field as stored: `''` when absent or null, else the string itself. */
 function companyText(value: unknown, field: string): string {
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${JSON.stringify(value) ?? typeof value}`);
+  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${shownValue(value)}`);
   return value;
 }
 
@@ -209,21 +209,21 @@ type PersonTextField =
 /** A person's text field as stored: null when absent; anything but a string is refused, naming the field. */
 function personText(value: unknown, field: string): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${JSON.stringify(value) ?? typeof value}`);
+  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${shownValue(value)}`);
   return value;
 }
 
 /** A company's employee count as stored: `0` when absent or null, else a whole number ≥ 0. */
 function employeeCount(value: unknown, field: string): number {
   if (value === undefined || value === null) return 0;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new AdminError(`${field} must be a whole number ≥ 0 or null, not ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new AdminError(`${field} must be a whole number ≥ 0 or null, not ${shownValue(value)}`);
   return value;
 }
 
 /** `isHotCompany` as stored: absent or null is not hot; anything but a boolean is refused. */
 function hotFlag(value: unknown, field: string): 0 | 1 {
   if (value === undefined || value === null) return 0;
-  if (typeof value !== 'boolean') throw new AdminError(`${field} must be true or false, not ${JSON.stringify(value)}`);
+  if (typeof value !== 'boolean') throw new AdminError(`${field} must be true or false, not ${shownValue(value)}`);
   return value ? 1 : 0;
 }
 
