@@ -24,15 +24,19 @@ const COMPANY_FIELDS = ['pk', 'id', 'name', 'domain', 'standardized_industry', '
 
 /** Formats the stored CSV cells of every person and company that has none. */
 export async function renderMissingCsv(db: Kysely<any>): Promise<void> {
-  for (;;) {
-    const companies = (await db.selectFrom('companies').select(COMPANY_FIELDS).where('csv_cells', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (CompanyCsvFields & { pk: number })[];
+  // Each step seeks past the last pk it wrote: looking for the next empty rows from the start
+  // would read every row already written, again each step.
+  for (let after = 0; ; ) {
+    const companies = (await db.selectFrom('companies').select(COMPANY_FIELDS).where('pk', '>', after).where('csv_cells', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (CompanyCsvFields & { pk: number })[];
     if (companies.length === 0) break;
     await writeBack(db, 'companies', companies.map((c) => [c.pk, companyCsvCells(c)]));
+    after = companies[companies.length - 1]!.pk;
   }
-  for (;;) {
-    const people = (await db.selectFrom('people').select(PERSON_FIELDS).where('csv_head', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (PersonCsvFields & { pk: number })[];
+  for (let after = 0; ; ) {
+    const people = (await db.selectFrom('people').select(PERSON_FIELDS).where('pk', '>', after).where('csv_head', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (PersonCsvFields & { pk: number })[];
     if (people.length === 0) break;
     await writeBack(db, 'people', people.map((p) => [p.pk, personCsvHead(p), personCsvTail(p)]));
+    after = people[people.length - 1]!.pk;
   }
 }
 
