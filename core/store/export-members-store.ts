@@ -155,7 +155,6 @@ export class ExportMembersStore {
   async rows(personPks: number[]): Promise<StoredCsvRow[]> {
     const values: Record<string, number> = {};
     personPks.forEach((pk, i) => (values[`pk${i}`] = pk));
-    const pieces = [sql.ref('p.pk'), sql.ref('p.csv_head'), sql.ref('c.csv_cells'), sql.ref('p.csv_tail')];
     // Run thousands of times per export: compiled once per batch size (one or two sizes a job).
     const [row] = await this.#queries.rows(
       `members:rows:${personPks.length}`,
@@ -163,7 +162,7 @@ export class ExportMembersStore {
         this.db
           .selectFrom('people as p')
           .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-          .select(this.#dialect.orderedConcat(this.#dialect.jsonArray(pieces), ',', sql`p.pk`).as('rows'))
+          .select(this.#dialect.orderedConcat(this.#dialect.jsonArray([sql.ref('p.pk'), sql.ref('p.csv_head'), sql.ref('c.csv_cells'), sql.ref('p.csv_tail')]), ',', sql`p.pk`).as('rows'))
           .where('p.pk', 'in', personPks.map((_, i) => p(`pk${i}`))),
       values,
     );
