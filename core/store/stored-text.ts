@@ -15,6 +15,9 @@ import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-
  * Events change none of it: a person's figures come with their visits. Sites never change once
  * registered, so neither does an attribution. Each function takes a condition on the rows to
  * rewrite (`p` a person, `c` a company, the table's own name for the per-site tables).
+ *
+ * The stored CSV cells (stored-csv.ts) are formatted in JavaScript as rows are loaded, not here;
+ * only a migration's pending render below fills in both kinds.
  */
 
 /** The stored text columns of each table. */
@@ -40,8 +43,9 @@ export async function markStoredTextPending(db: Kysely<any>): Promise<void> {
 }
 
 /**
- * Renders the stored text of every row lacking it, if a migration said some do, and clears the
- * mark in the same transaction: a start interrupted here renders again on the next one.
+ * Renders the stored JSON and CSV cells of every row lacking them, if a migration said some do,
+ * and clears the mark in the same transaction: a start interrupted here renders again on the next
+ * one.
  */
 export async function renderPendingStoredText(db: Kysely<any>): Promise<void> {
   const pending = await db.selectFrom('meta').select('key').where('key', '=', PENDING).executeTakeFirst();

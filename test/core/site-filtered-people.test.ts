@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type PersonInput } from '../../adapters/node/index.ts';
-import { BACKENDS, openReopenable, type Backend, type OpenedDatabase } from '../support/backends.ts';
+import { BACKENDS, reopenableDatabases, type Backend, type OpenedDatabase } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 
 /**
@@ -73,18 +73,13 @@ const FILTERS: [string, string[], boolean?][] = [
 ];
 
 describe.each(BACKENDS)('an account key’s people under a site filter ($name)', (backend: Backend) => {
-  const opened: OpenedDatabase[] = [];
-  const apis: Api[] = [];
-  afterEach(async () => {
-    for (const api of apis.splice(0)) await api.close();
-    for (const db of opened.splice(0).reverse()) await db.drop();
-  });
+  const databases = reopenableDatabases(backend);
 
   const open = (database: OpenedDatabase['database']) => createApi({ database, clock: new ManualClock(NOW), rateLimits: { accountPerHour: 1_000_000, scopedKeyPerHour: 1_000_000 } });
 
   /** A fresh database that can be opened again, with the sites and an account key. */
   async function fresh(): Promise<{ api: Api; database: OpenedDatabase['database']; key: string }> {
-    const { database } = await openReopenable(backend).then((db) => (opened.push(db), db));
+    const database = await databases.fresh();
     const api = await open(database);
     await api.admin.createAccount({ id: 'acc_a', name: 'A' });
     for (const site of SITES) await api.admin.registerSite('acc_a', site);
@@ -93,7 +88,7 @@ describe.each(BACKENDS)('an account key’s people under a site filter ($name)',
 
   it('lists people by their latest visit anywhere, attributed among the selected sites, through reloads that move it', async () => {
     const { api, key } = await fresh();
-    apis.push(api);
+    databases.keep(api);
     const people = Array.from({ length: 30 }, (_, i) => person(i));
     await api.admin.loadPeople('acc_a', people);
     for (const [path, selected, hot] of FILTERS) expect(await walk(api, key, path), path).toEqual(expected(people, selected, hot));
@@ -114,8 +109,7 @@ describe.each(BACKENDS)('an account key’s people under a site filter ($name)',
     await undoMigrationsFrom(api.db, '0012_person_fields_per_site');
     await api.close();
 
-    const reopened = await open(database);
-    apis.push(reopened);
+    const reopened = databases.keep(await open(database));
     const { rows } = await sql<{ n: number }>`select count(*) as n from person_sites ps join people p on p.pk = ps.person_pk where ps.person_last_seen <> p.last_seen`.execute(reopened.db);
     expect(Number(rows[0]!.n)).toBe(0);
     expect(await Promise.all(FILTERS.map(([path]) => walk(reopened, key, path)))).toEqual(before);

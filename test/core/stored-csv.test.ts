@@ -1,8 +1,8 @@
 import { csvFormatRow } from 'd3-dsv';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type CompanyInput, type PersonInput } from '../../adapters/node/index.ts';
-import { BACKENDS, openReopenable, type Backend, type OpenedDatabase } from '../support/backends.ts';
+import { BACKENDS, reopenableDatabases, type Backend, type OpenedDatabase } from '../support/backends.ts';
 import { clientFor, runExport } from '../support/client.ts';
 import { EXPORT_COLUMNS } from '../support/csv.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
@@ -80,15 +80,10 @@ async function openApi(database: OpenedDatabase['database']): Promise<Api> {
 const clientOf = (api: Api) => clientFor((path, init) => api.fetch(new Request(`http://test.local${path}`, init)));
 
 describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (backend: Backend) => {
-  const opened: OpenedDatabase[] = [];
-  const apis: Api[] = [];
-  afterEach(async () => {
-    for (const api of apis.splice(0)) await api.close();
-    for (const db of opened.splice(0).reverse()) await db.drop();
-  });
+  const databases = reopenableDatabases(backend);
 
   async function loaded(): Promise<{ api: Api; database: OpenedDatabase['database']; key: string; inputs: Map<string, PersonInput> }> {
-    const { database } = await openReopenable(backend).then((db) => (opened.push(db), db));
+    const database = await databases.fresh();
     const api = await openApi(database);
     await api.admin.createAccount({ id: 'acc_a', name: 'A' });
     for (const site of SITES) await api.admin.registerSite('acc_a', site);
@@ -100,7 +95,7 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
 
   it('exports each person as their 31 cells formatted whole, through reloads of people and companies', async () => {
     const { api, key, inputs } = await loaded();
-    apis.push(api);
+    databases.keep(api);
     const client = clientOf(api);
     const check = async () => {
       const listed = await client.walk('/v1/people', key);
@@ -125,8 +120,7 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
     await undoMigrationsFrom(api.db, '0013_stored_csv');
     await api.close();
 
-    const reopened = await openApi(database);
-    apis.push(reopened);
+    const reopened = databases.keep(await openApi(database));
     const empty = await reopened.db.selectFrom('people').select(sql<number>`count(*)`.as('n')).where('csv_head', 'is', null).executeTakeFirstOrThrow();
     expect(Number(empty.n)).toBe(0);
     expect((await runExport(clientOf(reopened), key)).text).toBe(before);
@@ -134,7 +128,7 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
 
   it('refuses a person text field that is not a string, naming it and quoting at most a short prefix', async () => {
     const { api } = await loaded();
-    apis.push(api);
+    databases.keep(api);
     await expect(api.admin.loadPeople('acc_a', [{ ...person(40), title: 42 as unknown as string }])).rejects.toThrow(/^people\[0\]\.title must be a string or null, not 42$/);
     // A huge value comes back as its first 100 characters of JSON.
     const huge = { x: 'y'.repeat(100_000) } as unknown as string;

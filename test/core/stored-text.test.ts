@@ -1,12 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type CompanyInput, type Database, type PersonInput } from '../../adapters/node/index.ts';
 import { companyJsonSql, storedCompanyJsonSql } from '../../core/store/company-row.ts';
 import { dialectOf } from '../../core/store/dialect/index.ts';
 import { accountPersonJsonSql, personJsonAtSiteSql, personJsonSql, storedPersonJsonSql, withSite } from '../../core/store/person-row.ts';
 import { COMPANY_ACTIVITY, latestPage, PERSON_ACTIVITY, withFigures } from '../../core/store/scoped-activity.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
-import { BACKENDS, openReopenable, type Backend, type OpenedDatabase } from '../support/backends.ts';
+import { BACKENDS, reopenableDatabases, type OpenedDatabase, type ReopenableDatabases } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 
 /**
@@ -179,9 +179,9 @@ async function expectScopedPagesRendered(api: Api, key: string, domain: string):
   expect(await walk(api, key, '/v1/companies')).toEqual(companies.map((r) => r.json));
 }
 
-/** An API on a fresh database of `backend` (a file for SQLite, so it can be opened again), with the sites and companies loaded. */
-async function openFresh(backend: Backend, opened: OpenedDatabase[]): Promise<{ api: Api; database: OpenedDatabase['database'] }> {
-  const { database } = await openReopenable(backend).then((db) => (opened.push(db), db));
+/** An API on a fresh database from `databases` (a file for SQLite, so it can be opened again), with the sites and companies loaded. */
+async function openFresh(databases: ReopenableDatabases): Promise<{ api: Api; database: OpenedDatabase['database'] }> {
+  const database = await databases.fresh();
   const api = await openApi(database);
   await api.admin.createAccount({ id: 'acc_a', name: 'A' });
   for (const site of SITES) await api.admin.registerSite('acc_a', site);
@@ -194,16 +194,11 @@ function openApi(database: OpenedDatabase['database']): Promise<Api> {
 }
 
 describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend) => {
-  const opened: OpenedDatabase[] = [];
-  const apis: Api[] = [];
-  afterEach(async () => {
-    for (const api of apis.splice(0)) await api.close();
-    for (const db of opened.splice(0).reverse()) await db.drop();
-  });
+  const databases = reopenableDatabases(backend);
 
   it('equals the reference rendering in every view through loads, reloads, moves and company changes', async () => {
-    const { api } = await openFresh(backend, opened);
-    apis.push(api);
+    const { api } = await openFresh(databases);
+    databases.keep(api);
     const { admin, db } = api;
     const accountKey = (await admin.issueAccountKey('acc_a')).key;
     const alphaKey = (await admin.issueScopedKey('acc_a', 'alpha.example')).key;
@@ -233,7 +228,7 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
   });
 
   it('fills the stored text of a database loaded before it existed, and serves the same pages', async () => {
-    const { api, database } = await openFresh(backend, opened);
+    const { api, database } = await openFresh(databases);
     const keys = {
       account: (await api.admin.issueAccountKey('acc_a')).key,
       alpha: (await api.admin.issueScopedKey('acc_a', 'alpha.example')).key,
@@ -251,8 +246,7 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
     await undoMigrationsFrom(api.db, '0007_stored_json');
     await api.close();
 
-    const reopened = await openApi(database);
-    apis.push(reopened);
+    const reopened = databases.keep(await openApi(database));
     await expectStoredTextRendered(reopened.db);
     expect(await answers(reopened)).toEqual(before);
     const pending = await reopened.db.selectFrom('meta').select('key').where('key', '=', 'stored_text_pending').executeTakeFirst();

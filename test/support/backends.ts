@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
 import pg from 'pg';
-import { afterAll } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import type { Database } from '../../adapters/node/index.ts';
 import { freshSchema } from './schema-names.ts';
 
@@ -187,4 +187,32 @@ export async function openReopenable(backend: Backend): Promise<OpenedDatabase> 
   if (backend.name !== 'sqlite') return backend.open();
   const dir = mkdtempSync(join(tmpdir(), 'vi-reopenable-'));
   return { database: join(dir, 'db.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Fresh reopenable databases for a test, and the APIs it leaves open on them. */
+export interface ReopenableDatabases {
+  fresh(): Promise<OpenedDatabase['database']>;
+  keep<T extends { close(): Promise<void> }>(api: T): T;
+}
+
+/**
+ * Reopenable databases of `backend` for the tests of one `describe` (call it there): `fresh()`
+ * opens one, `keep(api)` marks an API the test leaves open. After each test the kept APIs are
+ * closed, then the databases dropped.
+ */
+export function reopenableDatabases(backend: Backend): ReopenableDatabases {
+  const opened: OpenedDatabase[] = [];
+  const apis: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const api of apis.splice(0)) await api.close();
+    for (const db of opened.splice(0).reverse()) await db.drop();
+  });
+  return {
+    fresh: async () => {
+      const db = await openReopenable(backend);
+      opened.push(db);
+      return db.database;
+    },
+    keep: (api) => (apis.push(api), api),
+  };
 }
