@@ -80,7 +80,7 @@ describe.each(BACKENDS)('an account key’s people under a site filter ($name)',
   /** A fresh database that can be opened again, with the sites and an account key. */
   async function fresh(): Promise<{ api: Api; database: OpenedDatabase['database']; key: string }> {
     const database = await databases.fresh();
-    const api = await open(database);
+    const api = databases.keep(await open(database));
     await api.admin.createAccount({ id: 'acc_a', name: 'A' });
     for (const site of SITES) await api.admin.registerSite('acc_a', site);
     return { api, database, key: (await api.admin.issueAccountKey('acc_a')).key };
@@ -88,7 +88,6 @@ describe.each(BACKENDS)('an account key’s people under a site filter ($name)',
 
   it('lists people by their latest visit anywhere, attributed among the selected sites, through reloads that move it', async () => {
     const { api, key } = await fresh();
-    databases.keep(api);
     const people = Array.from({ length: 30 }, (_, i) => person(i));
     await api.admin.loadPeople('acc_a', people);
     for (const [path, selected, hot] of FILTERS) expect(await walk(api, key, path), path).toEqual(expected(people, selected, hot));
@@ -107,7 +106,7 @@ describe.each(BACKENDS)('an account key’s people under a site filter ($name)',
     await api.admin.loadPeople('acc_a', people);
     const before = await Promise.all(FILTERS.map(([path]) => walk(api, key, path)));
     await undoMigrationsFrom(api.db, '0012_person_fields_per_site');
-    await api.close();
+    await databases.close(api);
 
     const reopened = databases.keep(await open(database));
     const { rows } = await sql<{ n: number }>`select count(*) as n from person_sites ps join people p on p.pk = ps.person_pk where ps.person_last_seen <> p.last_seen`.execute(reopened.db);

@@ -84,7 +84,7 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
 
   async function loaded(): Promise<{ api: Api; database: OpenedDatabase['database']; key: string; inputs: Map<string, PersonInput> }> {
     const database = await databases.fresh();
-    const api = await openApi(database);
+    const api = databases.keep(await openApi(database));
     await api.admin.createAccount({ id: 'acc_a', name: 'A' });
     for (const site of SITES) await api.admin.registerSite('acc_a', site);
     await api.admin.loadCompanies('acc_a', companies());
@@ -95,7 +95,6 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
 
   it('exports each person as their 31 cells formatted whole, through reloads of people and companies', async () => {
     const { api, key, inputs } = await loaded();
-    databases.keep(api);
     const client = clientOf(api);
     const check = async () => {
       const listed = await client.walk('/v1/people', key);
@@ -118,7 +117,7 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
     const before = (await runExport(clientOf(api), key)).text;
     expect(before.split('\r\n').length).toBeGreaterThan(1_100);
     await undoMigrationsFrom(api.db, '0013_stored_csv');
-    await api.close();
+    await databases.close(api);
 
     const reopened = databases.keep(await openApi(database));
     const empty = await reopened.db.selectFrom('people').select(sql<number>`count(*)`.as('n')).where('csv_head', 'is', null).executeTakeFirstOrThrow();
@@ -128,7 +127,6 @@ describe.each(BACKENDS)('stored CSV cells of people and companies ($name)', (bac
 
   it('refuses a person text field that is not a string, naming it and quoting at most a short prefix', async () => {
     const { api } = await loaded();
-    databases.keep(api);
     await expect(api.admin.loadPeople('acc_a', [{ ...person(40), title: 42 as unknown as string }])).rejects.toThrow(/^people\[0\]\.title must be a string or null, not 42$/);
     // A huge value comes back as its first 100 characters of JSON.
     const huge = { x: 'y'.repeat(100_000) } as unknown as string;

@@ -182,7 +182,7 @@ async function expectScopedPagesRendered(api: Api, key: string, domain: string):
 /** An API on a fresh database from `databases` (a file for SQLite, so it can be opened again), with the sites and companies loaded. */
 async function openFresh(databases: ReopenableDatabases): Promise<{ api: Api; database: OpenedDatabase['database'] }> {
   const database = await databases.fresh();
-  const api = await openApi(database);
+  const api = databases.keep(await openApi(database));
   await api.admin.createAccount({ id: 'acc_a', name: 'A' });
   for (const site of SITES) await api.admin.registerSite('acc_a', site);
   await api.admin.loadCompanies('acc_a', companies());
@@ -198,7 +198,6 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
 
   it('equals the reference rendering in every view through loads, reloads, moves and company changes', async () => {
     const { api } = await openFresh(databases);
-    databases.keep(api);
     const { admin, db } = api;
     const accountKey = (await admin.issueAccountKey('acc_a')).key;
     const alphaKey = (await admin.issueScopedKey('acc_a', 'alpha.example')).key;
@@ -244,7 +243,7 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
     const before = await answers(api);
     // The database as migration 0006 left it: no stored text, and 0007 (and what followed) not recorded.
     await undoMigrationsFrom(api.db, '0007_stored_json');
-    await api.close();
+    await databases.close(api);
 
     const reopened = databases.keep(await openApi(database));
     await expectStoredTextRendered(reopened.db);

@@ -189,20 +189,27 @@ export async function openReopenable(backend: Backend): Promise<OpenedDatabase> 
   return { database: join(dir, 'db.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Fresh reopenable databases for a test, and the APIs it leaves open on them. */
+/** Fresh reopenable databases for a test, and the APIs opened on them. */
 export interface ReopenableDatabases {
   fresh(): Promise<OpenedDatabase['database']>;
-  keep<T extends { close(): Promise<void> }>(api: T): T;
+  /** `api`, closed after the test unless the test closed it through {@link close}. */
+  keep<T extends Closable>(api: T): T;
+  /** Closes a kept API now (to open its database again). */
+  close(api: Closable): Promise<void>;
+}
+
+interface Closable {
+  close(): Promise<void>;
 }
 
 /**
  * Reopenable databases of `backend` for the tests of one `describe` (call it there): `fresh()`
- * opens one, `keep(api)` marks an API the test leaves open. After each test the kept APIs are
- * closed, then the databases dropped.
+ * opens one, `keep(api)` marks an API opened on one. After each test the kept APIs still open are
+ * closed, then the databases dropped, whether the test passed or failed midway.
  */
 export function reopenableDatabases(backend: Backend): ReopenableDatabases {
   const opened: OpenedDatabase[] = [];
-  const apis: { close(): Promise<void> }[] = [];
+  const apis: Closable[] = [];
   afterEach(async () => {
     for (const api of apis.splice(0)) await api.close();
     for (const db of opened.splice(0).reverse()) await db.drop();
@@ -214,5 +221,10 @@ export function reopenableDatabases(backend: Backend): ReopenableDatabases {
       return db.database;
     },
     keep: (api) => (apis.push(api), api),
+    close: async (api) => {
+      const at = apis.indexOf(api);
+      if (at >= 0) apis.splice(at, 1);
+      await api.close();
+    },
   };
 }
