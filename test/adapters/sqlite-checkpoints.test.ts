@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql, type Kysely } from 'kysely';
@@ -16,6 +16,22 @@ async function eventually(check: () => boolean, ms = 5000): Promise<void> {
     if (Date.now() > until) throw new Error('the condition never held');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The nice value of each thread of this process, by thread id (Linux's /proc; empty elsewhere). */
+function threadNices(): Map<string, number> {
+  const nices = new Map<string, number>();
+  if (process.platform !== 'linux') return nices;
+  for (const id of readdirSync('/proc/self/task')) {
+    try {
+      // The fields after the command's closing parenthesis: nice is the 19th of the line, the 17th of these.
+      const stat = readFileSync(`/proc/self/task/${id}/stat`, 'utf8');
+      nices.set(id, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // A thread that ended while being listed.
+    }
+  }
+  return nices;
 }
 
 /** About 1 MB of rows (~250 pages): past SQLite's inline threshold of 100, short of the backstop. */
@@ -86,6 +102,24 @@ describe('SQLite files under the Node adapter', () => {
     } finally {
       stop();
       writer.close();
+    }
+  });
+
+  it('give way on a busy core: on Linux the checkpointer thread runs 10 nicer than the thread that started it, which keeps its own', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    const path = join(dir, 'api.sqlite');
+    new BetterSqlite3(path).close();
+    const mine = getPriority(0);
+    const before = new Set(threadNices().keys());
+    const stop = startCheckpointer(path, () => undefined);
+    try {
+      if (process.platform === 'linux') {
+        await eventually(() => [...threadNices()].some(([id, nice]) => !before.has(id) && nice === Math.min(19, mine + 10)));
+      }
+      expect(getPriority(0)).toBe(mine);
+      expect(getPriority()).toBe(mine);
+    } finally {
+      stop();
     }
   });
 
