@@ -24,19 +24,25 @@ const COMPANY_FIELDS = ['pk', 'id', 'name', 'domain', 'standardized_industry', '
 
 /** Formats the stored CSV cells of every person and company that has none. */
 export async function renderMissingCsv(db: Kysely<any>): Promise<void> {
+  await fillEmpty<CompanyCsvFields>(db, 'companies', COMPANY_FIELDS, 'csv_cells', (c) => [companyCsvCells(c)]);
+  await fillEmpty<PersonCsvFields>(db, 'people', PERSON_FIELDS, 'csv_head', (p) => [personCsvHead(p), personCsvTail(p)]);
+}
+
+/** Formats the cells of every row of `table` whose `empty` column is null, in steps by pk. */
+async function fillEmpty<R>(
+  db: Kysely<any>,
+  table: 'companies' | 'people',
+  fields: readonly string[],
+  empty: string,
+  cells: (row: R) => string[],
+): Promise<void> {
   // Each step seeks past the last pk it wrote: looking for the next empty rows from the start
   // would read every row already written, again each step.
   for (let after = 0; ; ) {
-    const companies = (await db.selectFrom('companies').select(COMPANY_FIELDS).where('pk', '>', after).where('csv_cells', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (CompanyCsvFields & { pk: number })[];
-    if (companies.length === 0) break;
-    await writeBack(db, 'companies', companies.map((c) => [c.pk, companyCsvCells(c)]));
-    after = companies[companies.length - 1]!.pk;
-  }
-  for (let after = 0; ; ) {
-    const people = (await db.selectFrom('people').select(PERSON_FIELDS).where('pk', '>', after).where('csv_head', 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (PersonCsvFields & { pk: number })[];
-    if (people.length === 0) break;
-    await writeBack(db, 'people', people.map((p) => [p.pk, personCsvHead(p), personCsvTail(p)]));
-    after = people[people.length - 1]!.pk;
+    const rows = (await db.selectFrom(table).select(fields).where('pk', '>', after).where(empty, 'is', null).orderBy('pk').limit(ROWS_PER_STEP).execute()) as (R & { pk: number })[];
+    if (rows.length === 0) return;
+    await writeBack(db, table, rows.map((row) => [row.pk, ...cells(row)]));
+    after = rows[rows.length - 1]!.pk;
   }
 }
 
