@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type EventInput, type PersonInput } from '../../adapters/node/index.ts';
 import { DemoSimulator } from '../../scripts/demo/simulate.ts';
 import { seedDemo } from '../../scripts/demo/seed.ts';
-import { BACKENDS, openReopenable } from '../support/backends.ts';
+import { BACKENDS, reopenableDatabases } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 import { expectStatsExact, type StatsView } from '../support/stats-oracle.ts';
 
@@ -62,104 +62,83 @@ async function expectExact(api: Api, keys: { accountKey: string; scopedKey: stri
 }
 
 describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backend) => {
-  it('migration 0008 fills the counters of data loaded before it, and loads after it add to the same buckets and sets', async () => {
-    const { database, drop } = await openReopenable(backend);
-    const clock = new ManualClock(NOW_S * 1000);
-    try {
-      let api = await createApi({ database, clock, rateLimits: UNLIMITED });
-      const keys = await setUp(api);
-      await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
-      const before = await expectExact(api, keys);
-      // Back to a database as the code before 0008 left it: data, no counters.
-      await undoMigrationsFrom(api.db, '0008_stats_counters');
-      await api.close();
+  const databases = reopenableDatabases(backend);
 
-      api = await createApi({ database, clock, rateLimits: UNLIMITED });
-      try {
-        expect(await expectExact(api, keys)).toEqual(before);
-        // Events in the hours and days the migration filled, and a repeat of the old ones; people
-        // who move to other sites and new ones, whose sets the migration recorded or not.
-        await api.admin.loadEvents(ACCOUNT, [...eventsOf(keys.people, 'new', 300, 60), ...eventsOf(keys.people, 'old', 300)]);
-        await api.admin.loadPeople(ACCOUNT, [...keys.people.slice(0, 6).map((p) => ({ ...p, visits: [{ ...p.visits[0]!, domain: 'other.example' }] })), { ...keys.people[7]!, id: 'per_new' }]);
-        expect(await expectExact(api, keys)).not.toEqual(before);
-      } finally {
-        await api.close();
-      }
-    } finally {
-      await drop();
-    }
+  it('migration 0008 fills the counters of data loaded before it, and loads after it add to the same buckets and sets', async () => {
+    const database = await databases.fresh();
+    const clock = new ManualClock(NOW_S * 1000);
+    const before0008 = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    const keys = await setUp(before0008);
+    await before0008.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
+    const before = await expectExact(before0008, keys);
+    // Back to a database as the code before 0008 left it: data, no counters.
+    await undoMigrationsFrom(before0008.db, '0008_stats_counters');
+    await databases.close(before0008);
+
+    const api = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    expect(await expectExact(api, keys)).toEqual(before);
+    // Events in the hours and days the migration filled, and a repeat of the old ones; people
+    // who move to other sites and new ones, whose sets the migration recorded or not.
+    await api.admin.loadEvents(ACCOUNT, [...eventsOf(keys.people, 'new', 300, 60), ...eventsOf(keys.people, 'old', 300)]);
+    await api.admin.loadPeople(ACCOUNT, [...keys.people.slice(0, 6).map((p) => ({ ...p, visits: [{ ...p.visits[0]!, domain: 'other.example' }] })), { ...keys.people[7]!, id: 'per_new' }]);
+    expect(await expectExact(api, keys)).not.toEqual(before);
   });
 
   it('a reset goes back to the baseline’s counters, and later loads count from there', async () => {
-    const { database, drop } = await openReopenable(backend);
-    const api = await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED });
-    try {
-      const keys = await setUp(api);
-      await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'base', 200));
-      await api.saveBaseline();
-      const atBaseline = await expectExact(api, keys);
-      await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'later', 200, 600));
-      expect(await expectExact(api, keys)).not.toEqual(atBaseline);
-      await api.reset();
-      expect(await expectExact(api, keys)).toEqual(atBaseline);
-      // The same later events load again as new after the reset, and count once.
-      await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'later', 200, 600));
-      await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'later', 200, 600));
-      await expectExact(api, keys);
-    } finally {
-      await api.close();
-      await drop();
-    }
+    const database = await databases.fresh();
+    const api = databases.keep(await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED }));
+    const keys = await setUp(api);
+    await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'base', 200));
+    await api.saveBaseline();
+    const atBaseline = await expectExact(api, keys);
+    await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'later', 200, 600));
+    expect(await expectExact(api, keys)).not.toEqual(atBaseline);
+    await api.reset();
+    expect(await expectExact(api, keys)).toEqual(atBaseline);
+    // The same later events load again as new after the reset, and count once.
+    await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'later', 200, 600));
+    await api.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'later', 200, 600));
+    await expectExact(api, keys);
   });
 
   it('loads through admin over HTTP (NDJSON and a JSON array, a repeated id among them) count as a direct count does', async () => {
-    const { database, drop } = await openReopenable(backend);
-    const api = await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED, admin: { token: TOKEN } });
-    try {
-      const keys = await setUp(api);
-      const post = async (body: string, type: string) => {
-        const res = await api.fetch(new Request(`http://stats.test/_admin/accounts/${ACCOUNT}/events`, { method: 'POST', body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type } }));
-        expect(res.status, await res.clone().text()).toBe(200);
-      };
-      const events = eventsOf(keys.people, 'http', 240);
-      await post(events.slice(0, 150).map((e) => JSON.stringify(e)).join('\n'), 'application/x-ndjson');
-      await post(JSON.stringify([...events.slice(100), { ...events[0]!, timestamp: NOW_S * 1000 }]), 'application/json');
-      const [account] = await expectExact(api, keys);
-      expect(account).toBeDefined();
-    } finally {
-      await api.close();
-      await drop();
-    }
+    const database = await databases.fresh();
+    const api = databases.keep(await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED, admin: { token: TOKEN } }));
+    const keys = await setUp(api);
+    const post = async (body: string, type: string) => {
+      const res = await api.fetch(new Request(`http://stats.test/_admin/accounts/${ACCOUNT}/events`, { method: 'POST', body, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': type } }));
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    const events = eventsOf(keys.people, 'http', 240);
+    await post(events.slice(0, 150).map((e) => JSON.stringify(e)).join('\n'), 'application/x-ndjson');
+    await post(JSON.stringify([...events.slice(100), { ...events[0]!, timestamp: NOW_S * 1000 }]), 'application/json');
+    const [account] = await expectExact(api, keys);
+    expect(account).toBeDefined();
   });
 
   it('the demo seeder and the webhook demo’s simulation keep the counts exact as time moves on', async () => {
-    const { database, drop } = await openReopenable(backend);
+    const database = await databases.fresh();
     const clock = new ManualClock(NOW_S * 1000);
-    const api = await createApi({ database, clock, rateLimits: UNLIMITED });
-    try {
-      await api.admin.createAccount({ id: ACCOUNT, name: 'Demo' });
-      await seedDemo(api.admin, ACCOUNT, { seed: 11, people: 40, anchor: NOW_S * 1000 });
-      const accountKey = (await api.admin.issueAccountKey(ACCOUNT)).key;
-      const scopedKey = (await api.admin.issueScopedKey(ACCOUNT, 'acme-example.com')).key;
-      const check = async () => {
-        const now = Math.floor(clock.now() / 1000);
-        for (const days of [1, 7, 30, 180]) {
-          await expectStatsExact(api, accountKey, ACCOUNT, {}, days, now);
-          await expectStatsExact(api, accountKey, ACCOUNT, { clientRef: 'globex' }, days, now);
-          await expectStatsExact(api, scopedKey, ACCOUNT, { scopeDomain: 'acme-example.com' }, days, now);
-        }
-      };
-      await check();
-      const simulator = new DemoSimulator(api.admin, ACCOUNT, () => clock.now(), { newPeople: 3, returning: 2, seed: 5 });
-      for (let tick = 0; tick < 6; tick++) {
-        // Ticks 37 minutes apart cross hour edges, and the checks' windows start inside hours.
-        clock.advance(37 * 60 + 13);
-        await simulator.tick();
-        await check();
+    const api = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    await api.admin.createAccount({ id: ACCOUNT, name: 'Demo' });
+    await seedDemo(api.admin, ACCOUNT, { seed: 11, people: 40, anchor: NOW_S * 1000 });
+    const accountKey = (await api.admin.issueAccountKey(ACCOUNT)).key;
+    const scopedKey = (await api.admin.issueScopedKey(ACCOUNT, 'acme-example.com')).key;
+    const check = async () => {
+      const now = Math.floor(clock.now() / 1000);
+      for (const days of [1, 7, 30, 180]) {
+        await expectStatsExact(api, accountKey, ACCOUNT, {}, days, now);
+        await expectStatsExact(api, accountKey, ACCOUNT, { clientRef: 'globex' }, days, now);
+        await expectStatsExact(api, scopedKey, ACCOUNT, { scopeDomain: 'acme-example.com' }, days, now);
       }
-    } finally {
-      await api.close();
-      await drop();
+    };
+    await check();
+    const simulator = new DemoSimulator(api.admin, ACCOUNT, () => clock.now(), { newPeople: 3, returning: 2, seed: 5 });
+    for (let tick = 0; tick < 6; tick++) {
+      // Ticks 37 minutes apart cross hour edges, and the checks' windows start inside hours.
+      clock.advance(37 * 60 + 13);
+      await simulator.tick();
+      await check();
     }
   });
 });
