@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -131,6 +131,19 @@ describe('SQLite files under the Node adapter', () => {
     const started = Date.now();
     stop();
     // The thread marked itself closed as it failed: no wait for the 10 s a closing thread gets.
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('report a checkpoint that throws on the checkpointer thread, and stopping it then does not wait for the thread', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'vi-checkpoints-'));
+    // A file SQLite opens (it reads nothing until asked) but whose first checkpoint fails: not a database.
+    const path = join(dir, 'not-a-database.sqlite');
+    writeFileSync(path, 'x'.repeat(8192));
+    let failed = false;
+    const stop = startCheckpointer(path, () => (failed = true));
+    await eventually(() => failed);
+    const started = Date.now();
+    stop();
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
