@@ -6,10 +6,10 @@ import { Worker } from 'node:worker_threads';
 const LOOK_AGAIN_MS = { copied: 10, none: 100 };
 
 /**
- * How much nicer the checkpointer's thread is than the thread that starts it. Copying the WAL can wait; a page cannot. At nice 0 the thread
- * took an even share of a busy core, and a checkpoint (3–18 ms) held the serving thread back by
- * as long; at 10, Linux gives it about a tenth while both want the core, all of it while the
- * serving thread waits for requests.
+ * How much nicer the checkpointer's thread is than the thread that starts it. Copying the WAL can
+ * wait; a page cannot. At the same nice value the thread took an even share of a busy core, and a
+ * checkpoint (3–18 ms) held the serving thread back by as long; 10 nicer, Linux gives it about a
+ * tenth while both want the core, and all of it while the serving thread waits for requests.
  */
 const NICE = 10;
 
