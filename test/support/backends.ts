@@ -183,7 +183,7 @@ export const POSTGRES_BACKENDS: Backend[] = BACKENDS.filter((b) => b.name !== 's
  * and open the database again (a migration test): a file in a folder of its own for SQLite, which
  * `drop` removes; the backend's own database otherwise.
  */
-export async function openReopenable(backend: Backend): Promise<OpenedDatabase> {
+async function openReopenable(backend: Backend): Promise<OpenedDatabase> {
   if (backend.name !== 'sqlite') return backend.open();
   const dir = mkdtempSync(join(tmpdir(), 'vi-reopenable-'));
   return { database: join(dir, 'db.sqlite'), drop: async () => rmSync(dir, { recursive: true, force: true }) };
