@@ -23,7 +23,7 @@ const utf8 = new TextEncoder();
  */
 export function jsonList(items: readonly { json: string | Uint8Array }[], pagination: unknown): Reply {
   const tail = `],"pagination":${JSON.stringify(pagination)}}`;
-  if (items.every((item) => typeof item.json === 'string')) return rawJson(`{"data":[${items.map((item) => item.json).join(',')}${tail}`);
+  if (items.every((item) => typeof item.json === 'string')) return rawJson(joinedText(items as readonly { json: string }[], tail));
   const parts: Uint8Array[] = [utf8.encode('{"data":[')];
   items.forEach((item, i) => {
     if (i > 0) parts.push(COMMA);
@@ -40,6 +40,20 @@ export function jsonList(items: readonly { json: string | Uint8Array }[], pagina
 }
 
 const COMMA = utf8.encode(',');
+
+/**
+ * `{"data":[…items…` + `tail` as one join. Wrapping a joined page in `{"data":[`…tail with `+`
+ * makes a rope that V8 copies again, flat, the first time the body is measured or written: for a
+ * page of 100 people (~92 KB) that second copy cost ~25 µs, ~8% of the page (2026-11-28). The
+ * join writes the flat string once.
+ */
+function joinedText(items: readonly { json: string }[], tail: string): string {
+  if (items.length === 0) return `{"data":[${tail}`;
+  const parts = items.map((item) => item.json);
+  parts[0] = `{"data":[${parts[0]}`;
+  parts[parts.length - 1] += tail;
+  return parts.join(',');
+}
 
 /** The error envelope for an ApiError. */
 export function errorResponse(err: ApiError): Reply {
