@@ -31,12 +31,17 @@ describe('rows the Node adapter reads', () => {
     return native;
   };
 
-  it('name every column of every row as better-sqlite3 names them, with the same values', async () => {
+  /** The rows of one SQL text, read by better-sqlite3 alone and through the adapter. */
+  const readBoth = async (query: string) => {
     const native = open();
-    const query = 'select pk, n, r, s, b, z, n + 1 as "n plus one", s || \'!\' as shout from t order by pk';
     const expected = native.prepare(query).all();
     native.close();
     const { rows } = await db!.executeQuery(sql.raw(query).compile(db!));
+    return { expected, rows };
+  };
+
+  it('name every column of every row as better-sqlite3 names them, with the same values', async () => {
+    const { expected, rows } = await readBoth('select pk, n, r, s, b, z, n + 1 as "n plus one", s || \'!\' as shout from t order by pk');
     expect(rows).toEqual(expected);
     expect(rows).toHaveLength(3);
     expect(Object.keys(rows[0] as object)).toEqual(['pk', 'n', 'r', 's', 'b', 'z', 'n plus one', 'shout']);
@@ -44,11 +49,7 @@ describe('rows the Node adapter reads', () => {
   });
 
   it('keep the last of two columns of one name, as better-sqlite3 does', async () => {
-    const native = open();
-    const query = 'select pk as v, s as v from t where pk = 1';
-    const expected = native.prepare(query).all();
-    native.close();
-    const { rows } = await db!.executeQuery(sql.raw(query).compile(db!));
+    const { expected, rows } = await readBoth('select pk as v, s as v from t where pk = 1');
     expect(expected).toEqual([{ v: 'São Paulo' }]);
     expect(rows).toEqual(expected);
   });
