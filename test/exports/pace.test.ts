@@ -8,6 +8,17 @@ import { nextTurnForRequests } from '../../core/time/next-turn.ts';
 /** Lets the current export slice end, and any busy spell (20 ms), so the next yield waits for a turn of its own. */
 const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 25));
 
+/**
+ * How many yields it takes to be given a full step again, trying at most five. A turn counts as
+ * idle only if it comes within 0.25 ms of the yield, and on a loaded machine the OS may hold the
+ * process longer now and then; five turns take well under the 20 ms that a busy spell lasts, so a
+ * pace that wrongly stayed busy still gives none.
+ */
+async function yieldsUntilFullStep(): Promise<number> {
+  for (let yields = 1; yields <= 5; yields++) if ((await yieldToEventLoop()) === 1) return yields;
+  return Infinity;
+}
+
 describe('export steps sharing the event loop with requests', () => {
   let api: Api;
   afterEach(async () => api?.close());
@@ -27,7 +38,7 @@ describe('export steps sharing the event loop with requests', () => {
 
   it('asks for a full step while nothing else runs, and for a twelfth of one once other work holds the thread between turns', async () => {
     await sliceOver();
-    expect(await yieldToEventLoop()).toBe(1);
+    expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
     await sliceOver();
     const step = yieldToEventLoop();
     // A request's work (here 1 ms of it) runs before the export's turn comes.
@@ -44,17 +55,17 @@ describe('export steps sharing the event loop with requests', () => {
     expect(await yieldToEventLoop()).toBe(1 / 12);
     expect(await yieldToEventLoop()).toBe(1 / 12);
     await sliceOver();
-    expect(await yieldToEventLoop()).toBe(1);
+    expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
   });
 
-  it('takes one small step after other work held the thread, and full ones again at once when no request came', async () => {
+  it('takes one small step after other work held the thread, and full ones again within a few turns when no request came', async () => {
     await sliceOver();
     const step = yieldToEventLoop();
     // Work that is no request (a timer, a task of the garbage collector) holds the thread between turns.
     const until = performance.now() + 1;
     while (performance.now() < until);
     expect(await step).toBe(1 / 12);
-    expect(await yieldToEventLoop()).toBe(1);
+    expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
   });
 
   it('still takes its step while requests keep arriving every turn: it steps aside once, not for ever', async () => {
