@@ -1,7 +1,7 @@
 import { toHex } from '../auth/api-key.ts';
 import { keyOf, type MemberRef } from '../store/export-members-store.ts';
 import { isDescending } from '../store/export-selection.ts';
-import { ExportsStore, LostLease, type ExportJob, type Lease } from '../store/exports-store.ts';
+import { ExportsStore, LostLease, type DropPosition, type ExportJob, type Lease } from '../store/exports-store.ts';
 import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
@@ -250,7 +250,8 @@ export class ExportRunner {
 
   /** Removes what a finished job no longer needs (its members; a failed job's chunks too), a step at a time. */
   async #dropLeftovers(job: Pick<ExportJob, 'id' | 'status'>): Promise<void> {
-    for (let share = this.#share; await this.store.dropStep(job, { members: scaled(DROP.members, share), chunks: scaled(DROP.chunks, share) }); ) {
+    let at: DropPosition | undefined;
+    for (let share = this.#share; (at = await this.store.dropStep(job, { members: scaled(DROP.members, share), chunks: scaled(DROP.chunks, share) }, at)); ) {
       share = await this.#pace();
       if (this.#stopped) return;
     }

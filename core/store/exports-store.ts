@@ -1,6 +1,6 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { dialectOf } from './dialect/index.ts';
-import type { CollectProgress, ExportMembersStore, MemberKey } from './export-members-store.ts';
+import type { CollectProgress, ExportMembersStore, MemberKey, MemberPosition } from './export-members-store.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
 /** An export job row. */
@@ -11,6 +11,12 @@ export interface Lease {
   owner: string;
   /** Epoch seconds of the API's clock. */
   until: number;
+}
+
+/** Where a job's cleanup stopped: the last member and chunk it deleted (null: none yet). */
+export interface DropPosition {
+  member: MemberPosition | null;
+  chunk: number | null;
 }
 
 /** Thrown when a run's lease was taken over (it expired while the run was held up): the run stops, writing nothing more. */
@@ -172,18 +178,28 @@ export class ExportsStore {
   /**
    * Removes a finished job's leftovers a bounded step at a time (a million members or a failed
    * file's chunks deleted in one statement would hold the serving thread on SQLite): up to `members`
-   * of its members and, for a failed job, up to `chunks` chunks. False once nothing is left.
+   * of its members and, for a failed job, up to `chunks` chunks, after where the step before
+   * stopped (`from`; none at first). Where this step stopped, or undefined once nothing is left.
    */
-  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, sizes: { members: number; chunks: number }): Promise<boolean> {
+  async dropStep(job: Pick<ExportJob, 'id' | 'status'>, sizes: { members: number; chunks: number }, from?: DropPosition): Promise<DropPosition | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const members = await this.members.dropMembers(job.id, sizes.members, trx);
-      let c = 0n;
-      if (job.status === 'failed') {
-        const first = trx.selectFrom('export_chunks').select('seq').where('job_id', '=', job.id).orderBy('seq').limit(sizes.chunks);
-        c = (await trx.deleteFrom('export_chunks').where('job_id', '=', job.id).where('seq', 'in', first).executeTakeFirst()).numDeletedRows;
-      }
-      return members || c > 0n;
+      const member = await this.members.dropMembers(job.id, sizes.members, from?.member ?? null, trx);
+      let chunk: number | null | undefined;
+      if (job.status === 'failed') chunk = await this.#dropChunks(trx, job.id, sizes.chunks, from?.chunk ?? null);
+      if (member === undefined && chunk === undefined) return undefined;
+      return { member: member ?? from?.member ?? null, chunk: chunk ?? from?.chunk ?? null };
     });
+  }
+
+  /** Deletes up to `limit` of a failed job's chunks after seq `after`, as dropMembers deletes members; the last seq deleted, or undefined when none was. */
+  async #dropChunks(trx: Db, jobId: string, limit: number, after: number | null): Promise<number | null | undefined> {
+    const past = (seq: number | null) => sql<boolean>`seq > ${seq ?? -1}`;
+    const bound = await trx.selectFrom('export_chunks').select('seq').where('job_id', '=', jobId).where(past(after)).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+    let drop = trx.deleteFrom('export_chunks').where('job_id', '=', jobId).where(past(after));
+    if (bound) drop = drop.where('seq', '<=', bound.seq);
+    const { numDeletedRows } = await drop.executeTakeFirst();
+    if (numDeletedRows === 0n) return undefined;
+    return bound ? bound.seq : after;
   }
 
   /** Finished jobs that still hold members, or failed ones that still hold chunks (left by a stop or crash mid-cleanup). */

@@ -241,6 +241,35 @@ describe('what a finished export leaves behind', () => {
   });
 });
 
+describe.each(BACKENDS)('an export that fails halfway on $name', (backend) => {
+  it('leaves nothing behind, its chunks and members dropped a slice at a time, and another job’s file whole', async () => {
+    const gate = new Gate();
+    gate.open();
+    // A hundredth of each step: one row written a step, each in a chunk of its own; the cleanup
+    // drops 16 members and one chunk a step, so it takes dozens of steps, across runs on SQLite.
+    const world = await createWorld({ backend, exports: { ...STEPS, pace: () => gate.pace().then(() => 0.01) } });
+    const kept = await start(world, {});
+    await world.api.exportsIdle();
+    const file = await fileOf(world.api, world.accountKey, kept);
+    gate.close();
+    const failing = await start(world, {});
+    const job = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq', 'chunk_count']).where('id', '=', failing).executeTakeFirstOrThrow();
+    await stepsUntil(gate, async () => (await job()).next_seq >= 30);
+    // The chunk the run writes next is already there: its write fails, and so does the run.
+    const { chunk_count } = await job();
+    await world.api.db.insertInto('export_chunks').values({ job_id: failing, seq: chunk_count, data: 'in the way' }).execute();
+    gate.open();
+    await world.api.exportsIdle();
+    expect(await job()).toMatchObject({ status: 'failed' });
+    const left = async (table: 'export_members' | 'export_chunks', jobId: string) =>
+      (await world.api.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('job_id', '=', jobId).executeTakeFirstOrThrow()).n;
+    expect([await left('export_members', failing), await left('export_chunks', failing)]).toEqual([0, 0]);
+    expect(await left('export_chunks', kept)).toBeGreaterThan(30);
+    expect((await fileOf(world.api, world.accountKey, kept)).text).toBe(file.text);
+    await world.close();
+  });
+});
+
 describe.each(BACKENDS)('the file order on $name, walked in steps across ties and nulls', (backend) => {
   const SORTS = ['lastSeen', 'firstSeen', 'visitCount', 'name', 'company', 'email'] as const;
   /** The documented order: the field (text lower-cased), nulls first ascending and last descending, then id, all in one direction. */
