@@ -12,6 +12,7 @@ import { rateLimitsUnindexed } from './migrations/0010-rate-limits-unindexed.ts'
 import { oneActiveKey } from './migrations/0011-one-active-key.ts';
 import { personFieldsPerSite } from './migrations/0012-person-fields-per-site.ts';
 import { storedCsv } from './migrations/0013-stored-csv.ts';
+import { exportChunksLz4 } from './migrations/0014-export-chunks-lz4.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0011_one_active_key': oneActiveKey,
   '0012_person_fields_per_site': personFieldsPerSite,
   '0013_stored_csv': storedCsv,
+  '0014_export_chunks_lz4': exportChunksLz4,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../../core/store/dialect/index.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
 
 /** The migrations a test can take a database back before (those since 0007). */
@@ -9,7 +10,8 @@ export type UndoableMigration =
   | '0010_rate_limits_unindexed'
   | '0011_one_active_key'
   | '0012_person_fields_per_site'
-  | '0013_stored_csv';
+  | '0013_stored_csv'
+  | '0014_export_chunks_lz4';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -18,8 +20,12 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  for (const column of ['csv_head', 'csv_tail']) await db.schema.alterTable('people').dropColumn(column).execute();
-  await db.schema.alterTable('companies').dropColumn('csv_cells').execute();
+  // 0014 only chose how Postgres compresses chunks written from then on.
+  if (dialectOf(db).name === 'postgres') await sql`alter table export_chunks alter column data set compression default`.execute(db);
+  if (first <= '0013_stored_csv') {
+    for (const column of ['csv_head', 'csv_tail']) await db.schema.alterTable('people').dropColumn(column).execute();
+    await db.schema.alterTable('companies').dropColumn('csv_cells').execute();
+  }
   if (first <= '0012_person_fields_per_site') {
     for (const index of ['person_sites_by_person_last_seen', 'person_sites_hot_by_person_last_seen', 'person_sites_hot_by_last_seen']) await db.schema.dropIndex(index).execute();
     for (const column of ['person_last_seen', 'person_is_hot_lead', 'person_site_count']) await db.schema.alterTable('person_sites').dropColumn(column).execute();

@@ -50,6 +50,12 @@ export interface SqlDialect {
    * encoded back); Postgres's driver reads text faster than bytea.
    */
   bodyJson(text: Expression<string>): RawBuilder<string | Uint8Array>;
+  /**
+   * Has the database compress `column`'s large values with its fastest method, where it has a
+   * choice: Postgres built with LZ4 (most are) compresses with pglz by default, ~4× slower. SQLite
+   * never compresses.
+   */
+  fastCompression(db: Kysely<any>, table: string, column: string): Promise<void>;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */

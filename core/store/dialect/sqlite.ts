@@ -35,6 +35,7 @@ export const sqliteDialect: SqlDialect = {
   },
   bodyJson: (text) => sql<string>`${text}`,
   relaxCommit: async () => undefined,
+  fastCompression: async () => undefined,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
