@@ -74,7 +74,9 @@ export function companyCsvCells(c: CompanyCsvFields): string {
 }
 
 /** The company cells of a person with no company: six empty cells. */
-const NO_COMPANY = ',,,,,';
+export const NO_COMPANY = ',,,,,';
+/** How every line of an export file ends (RFC 4180). */
+export const CSV_LINE_END = '\r\n';
 
 /** The attribution's cells: domain, clientRef. */
 export function siteCsvCells(site: Pick<Site, 'domain' | 'clientRef'>): string {
@@ -86,7 +88,8 @@ export type StoredCsvRow = [pk: number, head: string, company: string | null, ta
 
 /** One line of an export file, in EXPORT_COLUMNS order and ended by CRLF, from a person's stored pieces and their attribution's cells. */
 export function csvLine(row: StoredCsvRow, siteCells: string): string {
-  return `${row[1]},${row[2] ?? NO_COMPANY},${siteCells},${row[3]}\r\n`;
+  // core/store/export-chunk-writer.ts spells the same line in SQL.
+  return `${row[1]},${row[2] ?? NO_COMPANY},${siteCells},${row[3]}${CSV_LINE_END}`;
 }
 
 /** The header line of every export file. */

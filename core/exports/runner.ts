@@ -208,6 +208,7 @@ export class ExportRunner {
     const total = job.member_count!;
     if (total === 0 && job.chunk_count === 0) await this.store.appendChunks(job, [CSV_HEADER], 0, null, this.#lease());
     if (job.next_seq >= total) return true;
+    if (this.store.members.oneRun) return this.#writeInDatabase(job);
     const filters = JSON.parse(job.filters) as ExportFilters;
     const sites = new SiteCache(this.sites, job.account_id);
     const merge = await RunMerge.open(this.store.members, job.id, isDescending(filters), ExportsStore.writtenKey(job), () => this.#pace());
@@ -229,6 +230,32 @@ export class ExportRunner {
           await this.store.appendChunks(job, chunks.splice(0), written, keyOf(members[members.length - 1]!), this.#lease());
         }
       }
+    }
+    return true;
+  }
+
+  /**
+   * Writes the file a chunk a step inside the database, where the members are one sorted run
+   * (core/store/export-chunk-writer.ts): no row passes through this process. A step is one chunk
+   * and one commit, and takes the rows a full step's commit holds in JavaScript (batchRows ×
+   * chunksPerCommit: 400 people, ~180 K characters; 100 a step took 4.5–5.0 s for 100,000 people
+   * on Postgres against 2.8–3.6 s, the commits and round trips four times as many). False when
+   * the runner stopped first.
+   */
+  async #writeInDatabase(job: ExportJob): Promise<boolean> {
+    const total = job.member_count!;
+    const descending = isDescending(JSON.parse(job.filters) as ExportFilters);
+    // Every member's site was registered before collection ended, and sites are never removed.
+    const cells = new Map((await this.sites.list(job.account_id)).map((s) => [s.pk, siteCsvCells(s)]));
+    while (job.next_seq < total) {
+      const share = await this.#pace();
+      if (this.#stopped) return false;
+      const limit = Math.min(scaled(this.options.batchRows * this.options.chunksPerCommit, share), total - job.next_seq);
+      const written = await this.store.writeChunkInDatabase(job, limit, descending, cells, CSV_HEADER, this.#lease());
+      // A join would drop such a member's line without a word: the check before the chunk refuses it.
+      if (written === 'site') throw new Error(`export ${job.id}: a member's site is not found, at row ${job.next_seq}`);
+      if (written === 'person') throw new Error(`export ${job.id}: a member's person has no row, at row ${job.next_seq}`);
+      if (written === 0) throw new Error(`export ${job.id}: its members ran out at row ${job.next_seq} of ${total}`);
     }
     return true;
   }

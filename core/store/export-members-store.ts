@@ -61,6 +61,11 @@ export class ExportMembersStore {
     this.#staged = new StagedRuns(db);
   }
 
+  /** Whether a job's members are one sorted run, which the database can walk in file order by itself (Postgres; SQLite keeps several runs for the writer to merge). */
+  get oneRun(): boolean {
+    return !this.#dialect.exportKeys.sortedRuns;
+  }
+
   /** Starts or resumes collecting a job where its record says (forgetting what a run cut short left behind). */
   async beginCollection(job: ExportJob, runPks: number): Promise<void> {
     if (this.#dialect.exportKeys.sortedRuns) await this.#staged.begin(job, runPks);

@@ -1,5 +1,6 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { dialectOf } from './dialect/index.ts';
+import { checkChunk, insertChunk } from './export-chunk-writer.ts';
 import type { CollectProgress, ExportMembersStore, MemberKey, MemberPosition } from './export-members-store.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
@@ -147,6 +148,32 @@ export class ExportsStore {
       await trx.insertInto('export_chunks').values(chunks.map((data, i) => ({ job_id: job.id, seq: job.chunk_count + i, data }))).execute();
     });
     Object.assign(job, position);
+  }
+
+  /**
+   * Writes the job's next members (up to `limit`) as one chunk of its file inside the database
+   * (core/store/export-chunk-writer.ts; the file starts with `header`) and records how far the job
+   * got, in one transaction. How many members it wrote (0: none was left), or what stopped it: a
+   * member whose person has no row, or whose site is not among `siteCells`.
+   */
+  async writeChunkInDatabase(job: ExportJob, limit: number, descending: boolean, siteCells: ReadonlyMap<number, string>, header: string, lease: Lease): Promise<number | 'person' | 'site'> {
+    const page = { jobId: job.id, descending, after: ExportsStore.writtenKey(job), limit };
+    const written = await this.db.transaction().execute(async (trx) => {
+      const next = await checkChunk(trx, page, siteCells);
+      if (!next) return 0;
+      if (next.withoutPerson > 0) return 'person';
+      if (next.withoutSite > 0) return 'site';
+      await dialectOf(trx).relaxCommit(trx);
+      const position = { next_seq: job.next_seq + next.members, chunk_count: job.chunk_count + 1, written_k1: next.last.k1, written_k2: next.last.k2, written_id: next.last.person_id };
+      // The position first: a runner whose lease was taken over writes no chunk.
+      await this.#advance(trx, job.id, lease, position);
+      await insertChunk(trx, page, next.last, job.chunk_count, job.next_seq === 0 ? header : '', siteCells);
+      return position;
+    });
+    if (typeof written !== 'object') return written;
+    const members = written.next_seq - job.next_seq;
+    Object.assign(job, written);
+    return members;
   }
 
   /** Marks a held job complete and frees it. Its members stay until {@link dropStep} has removed them. */
