@@ -134,8 +134,9 @@ export class ExportMembersStore {
    * across steps, and rows the driver hands over one by one (objects, or pg's arrays of fields)
    * made V8 take their allocation sites for long-lived and allocate every later one, and the
    * strings they hold, in its old generation, garbage until a full collection (+60 MB over an
-   * export of 100,000 people on Postgres). One text a query is also a single crossing of the
-   * driver, and JSON.parse makes plain arrays.
+   * export of 100,000 people on Postgres, which now writes its files in the database). One text a
+   * query is also a single crossing of the driver, and JSON.parse makes plain arrays. The writer
+   * reads here only where members are kept in several sorted runs (SQLite).
    */
   async runMembers(jobId: string, run: number, descending: boolean, after: MemberKey | null, limit: number): Promise<MemberRef[]> {
     const shape = `members:run:${descending ? 'desc' : 'asc'}:${after ? 'next' : 'first'}`;
