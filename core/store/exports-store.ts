@@ -220,9 +220,9 @@ export class ExportsStore {
 
   /** Deletes up to `limit` of a failed job's chunks after seq `after`, as dropMembers deletes members; the last seq deleted, or undefined when none was. */
   async #dropChunks(trx: Db, jobId: string, limit: number, after: number | null): Promise<number | null | undefined> {
-    const past = (seq: number | null) => sql<boolean>`seq > ${seq ?? -1}`;
-    const bound = await trx.selectFrom('export_chunks').select('seq').where('job_id', '=', jobId).where(past(after)).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
-    let drop = trx.deleteFrom('export_chunks').where('job_id', '=', jobId).where(past(after));
+    const past = sql<boolean>`seq > ${after ?? -1}`;
+    const bound = await trx.selectFrom('export_chunks').select('seq').where('job_id', '=', jobId).where(past).orderBy('seq').limit(1).offset(limit - 1).executeTakeFirst();
+    let drop = trx.deleteFrom('export_chunks').where('job_id', '=', jobId).where(past);
     if (bound) drop = drop.where('seq', '<=', bound.seq);
     const { numDeletedRows } = await drop.executeTakeFirst();
     if (numDeletedRows === 0n) return undefined;
