@@ -51,6 +51,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const clock = options.clock ?? systemClock;
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const onError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
+  // Options are checked before any work starts: a refused one must leave nothing running behind it.
+  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
+  const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
   await prepareConnection(db);
   await migrateToLatest(db);
   const secret = options.secret ?? (await loadOrCreateSecret(db));
@@ -136,10 +139,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     }
   }
 
-  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(faults ? FAULT_ROUTES : [])] : [];
   const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
   const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
-  const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
 
   /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
   const takeBudget = (caller: Caller): Promise<RateDecision> =>
