@@ -30,7 +30,7 @@ export interface ChunkCheck {
   last: MemberKey;
   /** Members whose person has no row (deleted since collection). */
   withoutPerson: number;
-  /** Members whose site is not among the cells given (a site registered since they were listed). */
+  /** Members whose site is not among the cells given (the runner lists them after collection ends, so only damaged data). */
   withoutSite: number;
 }
 
