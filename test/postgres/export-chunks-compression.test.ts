@@ -16,7 +16,7 @@ describe.each(POSTGRES_BACKENDS)('export chunks on $name', (backend) => {
     expect(job.status).toBe('complete');
 
     const { rows: built } = await sql<{ lz4: boolean }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(world.api.db);
-    // Only values past ~2 KB are compressed: the first chunk (~32 K characters) is.
+    // Only values past ~2 KB are compressed: the first chunk (up to 400 people, ~40 K characters here) is.
     const { rows } = await sql<{ method: string | null }>`select pg_column_compression(data) as method from export_chunks where job_id = ${started.body.jobId} order by seq limit 1`.execute(world.api.db);
     expect(rows).toEqual([{ method: built[0]!.lz4 ? 'lz4' : 'pglz' }]);
 
