@@ -18,6 +18,8 @@ export interface CaseResult {
   unit?: string;
   /** Peak memory growth in MB, when measured. */
   peakMb?: number;
+  /** A server's CPU time a request in µs, user and system (kernel), when measured (Linux). */
+  serverCpuUs?: { user: number; system: number };
   /** How many operations or samples the figures come from. */
   samples: number;
   /** Extra series values for charts, e.g. `{ depth: 10000 }`. */

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { InProcessRequest, InProcessResult } from './in-process.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
+import { cpuTimeOf, type CpuTime } from './cpu-time.ts';
 
 import { ROOT, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 
@@ -33,6 +34,8 @@ export const LOAD_CORE = 0;
 export interface ChildServer {
   name: string;
   url: string;
+  /** The CPU time the server has used so far (Linux), undefined where it cannot be read. */
+  cpuTime(): CpuTime | undefined;
   stop(): Promise<void>;
 }
 
@@ -61,7 +64,8 @@ export async function startServer(name: string, command: string[], timeoutMs = 9
       }
     });
   });
-  return { name, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  // taskset execs the command, so the child's pid is the server's own.
+  return { name, url: `http://127.0.0.1:${port}`, cpuTime: () => cpuTimeOf(child.pid), stop: () => stopChild(child) };
 }
 
 /** SIGTERM, then SIGKILL if the child has not exited after five seconds. */

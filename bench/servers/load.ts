@@ -23,6 +23,8 @@ export interface LoadRequest {
 export interface LoadResult {
   /** Responses received during the measured run (any status). */
   requests: number;
+  /** Responses received during the warm-up before it (a server's CPU time covers both). */
+  warmupRequests: number;
   /** Responses that were not 2xx, and connection errors or timeouts: a valid run has none. */
   non2xx: number;
   errors: number;
@@ -45,12 +47,13 @@ function run(request: LoadRequest, seconds: number, latencies?: number[], amount
 
 if (process.argv[2]) {
   const request = JSON.parse(process.argv[2]) as LoadRequest;
-  if (request.warmupSeconds > 0) await run(request, request.warmupSeconds);
+  const warmup = request.warmupSeconds > 0 ? await run(request, request.warmupSeconds) : undefined;
   const latencies: number[] = [];
   const r = await run(request, request.seconds, latencies, request.amount);
   const { medianMs, p99Ms } = percentiles(latencies);
   const result: LoadResult = {
     requests: r.requests.total,
+    warmupRequests: warmup?.requests.total ?? 0,
     non2xx: r.non2xx,
     errors: r.errors,
     seconds: r.duration,

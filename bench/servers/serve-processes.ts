@@ -9,6 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../scripts/runtime-command.ts';
+import { cpuTimeOf } from './cpu-time.ts';
 
 /** The bin the processes run. */
 export const CLI = join(ROOT, 'dist/scripts/cli.js');
@@ -111,14 +112,8 @@ function stopChild(child: ChildProcess): Promise<void> {
 
 /** CPU seconds (user + system) a process has used so far, from /proc; undefined off Linux. */
 export function cpuSeconds(pid: number): number | undefined {
-  try {
-    // Fields after the parenthesised name: state is the 1st, utime the 12th, stime the 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
+  const used = cpuTimeOf(pid);
+  return used && used.user + used.system;
 }
 
 /** Busy and total CPU ticks of the whole machine, from /proc/stat; undefined off Linux. */

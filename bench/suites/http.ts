@@ -13,7 +13,8 @@ import type { CaseResult, SuiteResult, TargetResult } from '../results.ts';
 import { target } from '../results.ts';
 import { canPin, inProcessTest, loadTest, RUNTIMES, runtimeCommand, runtimeMissing, startServer, stopAll, type ChildServer, type Runtime } from '../servers/control.ts';
 import type { InProcessResult } from '../servers/in-process.ts';
-import type { LoadResult } from '../servers/load.ts';
+import { cpuBetween, type CpuTime } from '../servers/cpu-time.ts';
+import type { LoadRequest, LoadResult } from '../servers/load.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
 
 /** How hard and how long to load each server. Rounds alternate ours and the floor, so drift hits both alike. */
@@ -29,11 +30,31 @@ export interface LoadPlan {
 export const TINY_LOAD: LoadPlan = { connections: 2, seconds: 1, amount: 40, warmupSeconds: 0, rounds: 1 };
 export const DEFAULT_LOAD: LoadPlan = { connections: 10, seconds: 5, warmupSeconds: 2, rounds: 3 };
 
+/** A load run, with the CPU time its server used during it (warm-up included) where that can be read. */
+export type ServerLoad = LoadResult & { cpu?: CpuTime };
+
+/** A load run against `server`, reading the server's CPU time before and after it. */
+export async function loadOn(server: ChildServer, request: LoadRequest): Promise<ServerLoad> {
+  const before = server.cpuTime();
+  const result = await loadTest(request);
+  const cpu = cpuBetween(before, server.cpuTime());
+  return cpu ? { ...result, cpu } : result;
+}
+
+/** The server's CPU a request over runs that all read it (warm-ups included in both), in µs. */
+function cpuPerRequest(runs: ServerLoad[]): CaseResult['serverCpuUs'] {
+  if (runs.length === 0 || runs.some((r) => r.cpu === undefined)) return undefined;
+  const requests = runs.reduce((n, r) => n + r.requests + r.warmupRequests, 0);
+  const us = (pick: (cpu: CpuTime) => number) => Math.round((runs.reduce((n, r) => n + pick(r.cpu!), 0) / requests) * 1e7) / 10;
+  return { user: us((c) => c.user), system: us((c) => c.system) };
+}
+
 /** Rounds of one server folded into one case: throughput over all rounds, the median round's percentiles. */
-export function foldRounds(name: string, role: CaseResult['role'], runs: LoadResult[], params: CaseResult['params']): CaseResult {
+export function foldRounds(name: string, role: CaseResult['role'], runs: ServerLoad[], params: CaseResult['params']): CaseResult {
   const requests = runs.reduce((n, r) => n + r.requests, 0);
   const seconds = runs.reduce((n, r) => n + r.seconds, 0);
   const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const serverCpuUs = cpuPerRequest(runs);
   return {
     name,
     role,
@@ -43,6 +64,7 @@ export function foldRounds(name: string, role: CaseResult['role'], runs: LoadRes
     p99Ms: middle(runs.map((r) => r.p99Ms)),
     samples: requests,
     params,
+    ...(serverCpuUs ? { serverCpuUs } : {}),
   };
 }
 
@@ -68,9 +90,19 @@ const PROFILE_NOTE =
   'Profile (the Bun server, people page, 2026-11-25): SQLite ~45% (the page query reads 100 stored ~1 KB JSON texts, turned into JS strings and, being non-ASCII, back into UTF-8 by the Response ~8%), the server writing ~28%, our own JS ~10% (the page join ~5%); the naive server builds the same bytes from plain columns with the runtime\'s native JSON.stringify, with no key, no rate limit, no cursor signature';
 const MISSED_NOTE: Record<Runtime, string> = {
   node: `${PROFILE_NOTE}; Node's listener runs the same core, handing it a CoreRequest and writing its Reply (no Fetch objects)`,
-  bun: `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text`,
+  bun:
+    `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text. ` +
+    "Why ours spends more system time a request than the bare server (traced 2026-11-28, Bun 1.4.5): Bun sends a response that completes after the turn its request arrived in uncorked, each piece of the status line and headers and then the body in a send() of its own (oven-sh/bun PR #41341, open), and ours completes a turn later, when the turn's rate-limit count is written (one statement for every request of the turn). " +
+    'Under strace a people page left in ~27 send()s, against one for a response returned at once; a bare Bun server answering the same bytes a turn late used ~135 µs more CPU a request. ' +
+    "Counting each request at once lets Bun send the page in one write (system time 80-95 -> 39-44 µs a request) but commits once a request (user time +65-100 µs), a net loss; Bun's node:http sends in one write too but costs as much more in user time",
   deno: `${PROFILE_NOTE}; Deno runs the same core (its server's translation is native)`,
 };
+
+/** Each server's CPU a request, user + system, where it was read (Linux): by label, e.g. `ours`. */
+function cpuNote(servers: Record<string, CaseResult | undefined>): string {
+  const each = Object.entries(servers).flatMap(([label, c]) => (c?.serverCpuUs ? [`${label} ${c.serverCpuUs.user.toFixed(0)} + ${c.serverCpuUs.system.toFixed(0)}`] : []));
+  return each.length ? `Server CPU a request, user + system µs (warm-ups included): ${each.join('; ')}. ` : '';
+}
 
 /** The pages each runtime serves under load: the journey page first (the chart shows it), then the people page. */
 const PAGES = [
@@ -145,15 +177,15 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
         const path = pathOf(largest.personId);
         const body = await samePage(ours, floor, path, accountKey);
         const bare = withCeiling ? await startBare(runtime, body) : undefined;
-        const runs: Record<'ours' | 'floor' | 'ceiling', LoadResult[]> = { ours: [], floor: [], ceiling: [] };
+        const runs: Record<'ours' | 'floor' | 'ceiling', ServerLoad[]> = { ours: [], floor: [], ceiling: [] };
         const inProcess: InProcessResult[] = [];
         const load = { connections: plan.connections, seconds: plan.seconds, amount: plan.amount, warmupSeconds: plan.warmupSeconds };
         try {
           for (let round = 0; round < plan.rounds; round++) {
-            runs.ours.push(await loadTest({ ...load, url: ours.url + path, headers: { 'x-api-key': accountKey } }));
-            runs.floor.push(await loadTest({ ...load, url: floor.url + path }));
+            runs.ours.push(await loadOn(ours, { ...load, url: ours.url + path, headers: { 'x-api-key': accountKey } }));
+            runs.floor.push(await loadOn(floor, { ...load, url: floor.url + path }));
             if (bare) {
-              runs.ceiling.push(await loadTest({ ...load, url: bare.server.url + path }));
+              runs.ceiling.push(await loadOn(bare.server, { ...load, url: bare.server.url + path }));
               inProcess.push(await inProcessTest(runtime, db, { ...load, path, key: accountKey }));
             }
           }
@@ -174,7 +206,7 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
             naive.perSecond!,
             1.5,
             'at-least',
-            `${runtime}: ${mine.perSecond!.toFixed(0)} vs ${naive.perSecond!.toFixed(0)} req/s (p50 ${mine.medianMs!.toFixed(2)} vs ${naive.medianMs!.toFixed(2)} ms). ${ceiling ? ceilingNote('1.5× the naive server', 1.5 * naive.perSecond!, ceiling, `${runtime} server`) : ''}${work ? workNote('1.5× the naive server', 1.5 * naive.perSecond!, work, runtime) : ''}${MISSED_NOTE[runtime]}.`,
+            `${runtime}: ${mine.perSecond!.toFixed(0)} vs ${naive.perSecond!.toFixed(0)} req/s (p50 ${mine.medianMs!.toFixed(2)} vs ${naive.medianMs!.toFixed(2)} ms). ${cpuNote({ ours: mine, naive, bare: ceiling })}${ceiling ? ceilingNote('1.5× the naive server', 1.5 * naive.perSecond!, ceiling, `${runtime} server`) : ''}${work ? workNote('1.5× the naive server', 1.5 * naive.perSecond!, work, runtime) : ''}${MISSED_NOTE[runtime]}.`,
           ),
         );
       }

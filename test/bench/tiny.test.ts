@@ -38,6 +38,19 @@ describe('npm run bench -- --tiny', () => {
     for (const c of [...inProcess(http.cases), ...inProcess(peer.cases)]) expect(c.perSecond).toBeGreaterThan(0);
   });
 
+  it.runIf(process.platform === 'linux')("reads the CPU each HTTP server used a request, user and system, and says it in a missed target's note", () => {
+    const http = outcome.run.suites.find((s) => s.suite === 'http')!;
+    const loaded = http.cases.filter((c) => c.params?.series !== 'in-process');
+    expect(loaded.length).toBeGreaterThan(0);
+    for (const c of loaded) {
+      expect(c.serverCpuUs, c.name).toBeDefined();
+      // A tiny run's 40 requests may take less than one clock tick (10 ms): zero is a fair reading.
+      for (const us of [c.serverCpuUs!.user, c.serverCpuUs!.system]) expect(Number.isFinite(us) && us >= 0, c.name).toBe(true);
+    }
+    // A target keeps its note only when missed.
+    for (const t of http.targets.filter((t) => t.note !== undefined)) expect(t.note).toMatch(/Server CPU a request, user \+ system µs \(warm-ups included\): ours \d+ \+ \d+; naive \d+ \+ \d+/);
+  });
+
   it('measures the export beside the naive and the durable floor, over the same rows', () => {
     const exports = outcome.run.suites.find((s) => s.suite === 'export')!;
     const side = (name: string) => exports.cases.find((c) => c.name.includes(name))!;
