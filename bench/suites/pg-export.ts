@@ -1,7 +1,8 @@
 /**
  * The export suite on PostgreSQL (`npm run bench -- --postgres URL`): rows per second and peak
  * memory growth of our export against the naive `pg` floor (a cursor → fast-csv) and the server's
- * own `COPY … TO STDOUT WITH CSV`, each run in a fresh process (pg-export-runs.ts), alternating.
+ * own `COPY … TO STDOUT WITH CSV`, and the durable floor (that COPY stored in the database as ours
+ * stores its file), each run in a fresh process (pg-export-runs.ts), alternating.
  * The people are export.ts's, copied from its SQLite databases (bench/postgres-data.ts).
  *
  * Until exports run on PostgreSQL, our side fails; the suite then says so in one line and still
@@ -12,7 +13,7 @@ import { postgresCopy } from '../postgres-data.ts';
 import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { fold, memoryTarget, type ExportSuiteOptions } from './export.ts';
 import type { ExportRun } from './export-runs.ts';
-import { pgInChild, type PgExportSide } from './pg-export-runs.ts';
+import { DURABLE_CHUNK_CHARS, pgInChild, type PgExportSide } from './pg-export-runs.ts';
 import type { SuiteOptions } from './suite.ts';
 
 const TINY_EXPORT_PEOPLE = [5_000];
@@ -22,6 +23,18 @@ const DEFAULT_EXPORT_PEOPLE = [100_000, 1_000_000];
 const WHERE_THE_TIME_GOES =
   'COPY streams one query and keeps nothing. Ours first collects the selection into export_members, one INSERT … SELECT per 1,000 people keys with their sort keys (0.57 s of server time at 100,000 people), so that a run stopped anywhere resumes where it was; ' +
   'then the server joins the stored CSV pieces of 400 members a step into one chunk of the file (1.0 s, 250 chunks, after a 0.28 s check that each member has its person and site), each step committed with the job\'s position. No row passes through our process.';
+
+/**
+ * What the durable floor says of the bound: COPY's file stored as ours stores it, with nothing
+ * else; below 0.4× COPY, no export keeping its file in the database that way reaches it here.
+ */
+export function pgDurableNote(durableToCopy: number, oursToDurable: number): string {
+  const verdict =
+    durableToCopy < 0.4
+      ? 'storing the file that way, with nothing else, already misses 0.4× on this machine: out of reach for an export that keeps its file in the database as ours does.'
+      : 'the snapshot of the selection, the checks and the steps take the rest.';
+  return `The durable floor (COPY's CSV inserted back into the database in chunks of ~${DURABLE_CHUNK_CHARS / 1000} K characters, one commit each, with no snapshot of the selection, no steps between requests, nothing to resume) reaches ${durableToCopy.toFixed(2)}× COPY, ours ${oursToDurable.toFixed(2)}× it: ${verdict} `;
+}
 
 /** What the suite says when our export fails on PostgreSQL. */
 export const NOT_ON_POSTGRES = 'exports do not run on this backend yet';
@@ -39,7 +52,7 @@ export async function pgExportSuite(options: ExportSuiteOptions & Pick<SuiteOpti
     const file = await exportDatabase({ seed: options.seed, people, cacheDir: options.cacheDir });
     const url = await postgresCopy(postgres, file);
     const count = options.runs ?? (options.tiny || people >= 1_000_000 ? 1 : 3);
-    const runs: Record<PgExportSide, ExportRun[]> = { ours: [], floor: [], copy: [] };
+    const runs: Record<PgExportSide, ExportRun[]> = { ours: [], floor: [], copy: [], durable: [] };
     for (let i = 0; i < count; i++) {
       if (oursFails === undefined) {
         try {
@@ -51,18 +64,20 @@ export async function pgExportSuite(options: ExportSuiteOptions & Pick<SuiteOpti
       }
       runs.floor.push(pgInChild('floor', url));
       runs.copy.push(pgInChild('copy', url));
+      runs.durable.push(pgInChild('durable', url));
     }
     const size = people.toLocaleString('en');
     const floor = fold(`export of ${size} people on PostgreSQL (naive floor: pg cursor → fast-csv)`, 'floor', runs.floor, people);
     const copy = fold(`export of ${size} people on PostgreSQL (COPY … TO STDOUT WITH CSV)`, 'peer', runs.copy, people);
+    const stored = fold(`export of ${size} people on PostgreSQL (durable floor: COPY → chunks in the database)`, 'floor', runs.durable, people);
     if (runs.ours.length === 0) {
-      cases.push(floor, copy);
+      cases.push(floor, copy, stored);
       continue;
     }
     const mine = fold(`export of ${size} people on PostgreSQL (ours: POST → complete)`, 'ours', runs.ours, people);
-    cases.push(mine, floor, copy);
+    cases.push(mine, floor, copy, stored);
     targets.push(
-      target(`export of ${size} people on PostgreSQL: ≥ 0.4× COPY's rows/s`, mine.perSecond!, copy.perSecond!, 0.4, 'at-least', `${mine.perSecond!.toFixed(0)} vs ${copy.perSecond!.toFixed(0)} rows/s. ${WHERE_THE_TIME_GOES}`),
+      target(`export of ${size} people on PostgreSQL: ≥ 0.4× COPY's rows/s`, mine.perSecond!, copy.perSecond!, 0.4, 'at-least', `${mine.perSecond!.toFixed(0)} vs ${copy.perSecond!.toFixed(0)} rows/s. ${pgDurableNote(stored.perSecond! / copy.perSecond!, mine.perSecond! / stored.perSecond!)}${WHERE_THE_TIME_GOES}`),
     );
     if (people === Math.max(...sizes)) targets.push(memoryTarget(`export of ${size} people on PostgreSQL`, mine.peakMb!));
   }

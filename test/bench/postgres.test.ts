@@ -85,10 +85,12 @@ if (serverUrl !== undefined) describe('npm run bench -- --tiny --postgres URL', 
     expect(suite(outcome, 'journey-paging').targets.length).toBeGreaterThan(0);
   });
 
-  it('exports the same rows through a pg cursor and COPY, and either measures ours or says exports do not run here yet', () => {
+  it('exports the same rows through a pg cursor, COPY and COPY stored back as chunks, and either measures ours or says exports do not run here yet', () => {
     const result = suite(outcome, 'export');
     const rows = (role: CaseResult['role']) => result.cases.filter((c) => c.role === role).map((c) => c.params!.rows);
-    expect(rows('floor')).toEqual([5_000]);
+    // The naive floor and the durable floor.
+    expect(rows('floor')).toEqual([5_000, 5_000]);
+    expect(result.cases.filter((c) => c.role === 'floor').map((c) => c.name)).toEqual([expect.stringContaining('naive floor'), expect.stringContaining('durable floor')]);
     expect(rows('peer')).toEqual([5_000]);
     const ours = rows('ours');
     if (ours.length === 0) expect(result.skipped?.join('\n')).toContain(NOT_ON_POSTGRES);
