@@ -22,15 +22,7 @@ async function heldAfter(world: World, gate: Gate, rows: number) {
   const started = await client.send('POST', '/v1/exports', world.accountKey, JSON.stringify({ sortBy: 'lastSeen', sortOrder: 'desc' }), { 'content-type': 'application/json' });
   const jobId: string = started.body.jobId;
   const job = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq', 'chunk_count']).where('id', '=', jobId).executeTakeFirstOrThrow();
-  // The run waits at its next step each time the job is read.
-  const atStep = async () => {
-    while (gate.waiting === 0) await new Promise((r) => setTimeout(r, 1));
-  };
-  await atStep();
-  while ((await job()).next_seq < rows) {
-    gate.step();
-    await atStep();
-  }
+  await gate.stepsUntil(async () => (await job()).next_seq >= rows);
   return { client, jobId, job };
 }
 

@@ -44,15 +44,6 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   }
 }
 
-/** Lets the held runner's steps go one at a time until `done` holds, leaving it held before its next step. */
-async function stepsUntil(gate: Gate, done: () => Promise<boolean>): Promise<void> {
-  await until(async () => gate.waiting > 0);
-  while (!(await done())) {
-    gate.step();
-    await until(async () => gate.waiting > 0);
-  }
-}
-
 /** The finished job's file through `api`: its poll answer and its rows. */
 async function fileOf(api: Api, key: string, jobId: string) {
   const client = clientFor((await inProcess.start(api)).call);
@@ -70,7 +61,7 @@ describe.each(databases)('export leases on $name', ({ backend, file }) => {
     const client = clientFor((await inProcess.start(world.api)).call);
     const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
     // The first API collects and writes two chunks, then hangs before its next step.
-    await stepsUntil(held, async () => (await jobRow(world.api, jobId)).chunk_count >= 2);
+    await held.stepsUntil(async () => (await jobRow(world.api, jobId)).chunk_count >= 2);
     const before = await jobRow(world.api, jobId);
     expect(before).toMatchObject({ status: 'processing', attempts: 1 });
     expect(before.chunk_count).toBeGreaterThan(0);
@@ -107,7 +98,7 @@ describe.each(databases)('export leases on $name', ({ backend, file }) => {
     const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
     const client = clientFor((await inProcess.start(world.api)).call);
     const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
-    await stepsUntil(held, async () => (await jobRow(world.api, jobId)).chunk_count >= 2);
+    await held.stepsUntil(async () => (await jobRow(world.api, jobId)).chunk_count >= 2);
     const stopping = world.api.close();
     held.open();
     await stopping;

@@ -27,11 +27,7 @@ describe('an export interrupted by a restart', () => {
     // Let the selection (staged, then moved into its run) and three batches of seven run, then
     // "crash": stop the process's runner mid-job. Two chunks (batches) a commit: the third batch's
     // chunk waits for a fourth, so the job stands after the second, and that is where it resumes.
-    for (let i = 0; i < 5; i++) {
-      while (gate.waiting === 0) await new Promise((r) => setTimeout(r, 1));
-      gate.step();
-    }
-    while (gate.waiting === 0) await new Promise((r) => setTimeout(r, 1));
+    await gate.stepsRun(5);
     const stopping = world.api.close();
     gate.open();
     await stopping;

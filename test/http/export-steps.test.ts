@@ -26,29 +26,6 @@ const STEPS = { collectPks: 10, runPks: 30, batchRows: 7, chunkChars: 1 };
 
 const clientOf = async (api: Api) => clientFor((await inProcess.start(api)).call);
 
-/** Waits until the job's run stands at its next step. */
-async function atStep(gate: Gate): Promise<void> {
-  while (gate.waiting === 0) await new Promise((r) => setTimeout(r, 1));
-}
-
-/** Lets `n` steps run (the first is the run's start and first collection step), stopping the job at the one after. */
-async function stepsRun(gate: Gate, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    await atStep(gate);
-    gate.step();
-  }
-  await atStep(gate);
-}
-
-/** Lets steps run one at a time until `done` holds, stopping the job at its next step. */
-async function stepsUntil(gate: Gate, done: () => Promise<boolean>): Promise<void> {
-  await atStep(gate);
-  while (!(await done())) {
-    gate.step();
-    await atStep(gate);
-  }
-}
-
 /** Whether the job's collection has recorded its first run. */
 const firstRunIn = (api: Api, jobId: string) => async () => (await collection(api, jobId)).afterPk > 0;
 
@@ -89,7 +66,7 @@ describe('an export collects its selection in steps', () => {
     const gate = new Gate();
     const world = await createWorld({ exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, {});
-    await stepsUntil(gate, firstRunIn(world.api, jobId));
+    await gate.stepsUntil(firstRunIn(world.api, jobId));
     const midway = await collection(world.api, jobId);
     expect(midway).toMatchObject({ finished: false, afterPk: 30 });
     expect(midway.members).toBeGreaterThan(0);
@@ -122,10 +99,10 @@ describe('an export collects its selection in steps', () => {
     const gate = new Gate();
     const world = await createWorld({ database, exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, filters);
-    if (stage === 'staging') await stepsUntil(gate, firstRunIn(world.api, jobId));
-    else await stepsUntil(gate, async () => (await collection(world.api, jobId)).finished);
+    if (stage === 'staging') await gate.stepsUntil(firstRunIn(world.api, jobId));
+    else await gate.stepsUntil(async () => (await collection(world.api, jobId)).finished);
     // Two steps more: the second run half staged, or two batches written.
-    await stepsRun(gate, 2);
+    await gate.stepsRun(2);
     const stopping = world.api.close();
     gate.open();
     await stopping;
@@ -147,7 +124,7 @@ describe('an export collects its selection in steps', () => {
     const gate = new Gate();
     const world = await createWorld({ exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, {});
-    await stepsUntil(gate, firstRunIn(world.api, jobId));
+    await gate.stepsUntil(firstRunIn(world.api, jobId));
     expect(await collection(world.api, jobId)).toMatchObject({ finished: false, afterPk: 30 });
     // per_005 was collected already; per_050 not yet. Both are reloaded as seen most recently.
     const seenNow = (p: PersonInput, minutes: number): PersonInput => ({
@@ -177,7 +154,7 @@ describe('an export collects its selection in steps', () => {
     const world = await createWorld({ database, exports: { ...STEPS, pace: gate.pace } });
     const jobId = await start(world, {});
     // The first run's 30 people are staged; one move of 10 has gone into the run, unrecorded.
-    await stepsUntil(gate, async () => (await collection(world.api, jobId)).members > 0);
+    await gate.stepsUntil(async () => (await collection(world.api, jobId)).members > 0);
     expect(await collection(world.api, jobId)).toEqual({ members: 10, finished: false, afterPk: 0 });
     const stopping = world.api.close();
     gate.open();
@@ -200,20 +177,20 @@ describe('an export whose pace asks for a share of each step', () => {
     // lowest run: the first holds 62, the second 28).
     const world = await createWorld({ exports: { collectPks: 1000, runPks: 62, batchRows: 700, chunkChars: 1, pace: () => gate.pace().then(() => 0.01) } });
     const jobId = await start(world, {});
-    await stepsUntil(gate, async () => (await collection(world.api, jobId)).members > 0);
+    await gate.stepsUntil(async () => (await collection(world.api, jobId)).members > 0);
     expect((await collection(world.api, jobId)).members).toBe(10);
     const jobRow = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq']).where('id', '=', jobId).executeTakeFirstOrThrow();
-    await stepsUntil(gate, async () => (await jobRow()).next_seq > 0);
+    await gate.stepsUntil(async () => (await jobRow()).next_seq > 0);
     expect(await jobRow()).toEqual({ status: 'processing', next_seq: 7 });
     // Complete, and its first cleanup step has dropped 16 of its 90 members.
-    await stepsUntil(gate, async () => (await jobRow()).status === 'complete');
+    await gate.stepsUntil(async () => (await jobRow()).status === 'complete');
     expect((await collection(world.api, jobId)).members).toBe(74);
-    await stepsRun(gate, 1);
+    await gate.stepsRun(1);
     expect((await collection(world.api, jobId)).members).toBe(58);
     // Three steps in all leave 14 of the first run; the fourth drops those 14 and none of the second.
-    await stepsRun(gate, 1);
+    await gate.stepsRun(1);
     expect((await collection(world.api, jobId)).members).toBe(42);
-    await stepsRun(gate, 1);
+    await gate.stepsRun(1);
     expect((await collection(world.api, jobId)).members).toBe(28);
     gate.open();
     await world.api.exportsIdle();
@@ -254,7 +231,7 @@ describe.each(BACKENDS)('an export that fails halfway on $name', (backend) => {
     gate.close();
     const failing = await start(world, {});
     const job = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq', 'chunk_count']).where('id', '=', failing).executeTakeFirstOrThrow();
-    await stepsUntil(gate, async () => (await job()).next_seq >= 30);
+    await gate.stepsUntil(async () => (await job()).next_seq >= 30);
     // The chunk the run writes next is already there: its write fails, and so does the run.
     const { chunk_count } = await job();
     await world.api.db.insertInto('export_chunks').values({ job_id: failing, seq: chunk_count, data: 'in the way' }).execute();
