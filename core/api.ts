@@ -241,6 +241,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     webhooks: { deliverDue: () => dispatcher.deliverDue(), idle: () => dispatcher.idle() },
     close: async () => {
       await Promise.all([runner.stop(), dispatcher.stop()]);
+      // Best effort: places not given back only make the window allow that many fewer.
+      await limiter.close().catch((error) => onError(error));
     },
     saveBaseline: async () => {
       await baseline.save();

@@ -92,9 +92,10 @@ const MISSED_NOTE: Record<Runtime, string> = {
   node: `${PROFILE_NOTE}; Node's listener runs the same core, handing it a CoreRequest and writing its Reply (no Fetch objects)`,
   bun:
     `${PROFILE_NOTE}; Bun runs the same core (its server's translation is native). Since 2026-11-25 the page's stored JSON is read as bytes under bun:sqlite (cast as blob, never a JS string) and written as they are: 2,682 -> 3,451 req/s in one pair of runs, 1.11x -> 1.42x its naive server; better-sqlite3 gained nothing and Deno's node:sqlite lost 31% that way, so they read text. ` +
-    "Why ours spends more system time a request than the bare server (traced 2026-11-28, Bun 1.4.5): Bun sends a response that completes after the turn its request arrived in uncorked, each piece of the status line and headers and then the body in a send() of its own (oven-sh/bun PR #41341, open), and ours completes a turn later, when the turn's rate-limit count is written (one statement for every request of the turn). " +
+    "Why ours spent more system time a request than the bare server (traced 2026-11-28, Bun 1.4.5): Bun sends a response that completes after the turn its request arrived in uncorked, each piece of the status line and headers and then the body in a send() of its own (oven-sh/bun PR #41341, open), and ours completed a turn later, when the turn's rate-limit count was written (one statement for every request of the turn). " +
     'Under strace a people page left in ~27 send()s, against one for a response returned at once; a bare Bun server answering the same bytes a turn late used ~135 µs more CPU a request. ' +
-    "Counting each request at once lets Bun send the page in one write (system time 80-95 -> 39-44 µs a request) but commits once a request (user time +65-100 µs), a net loss; Bun's node:http sends in one write too but costs as much more in user time",
+    "Counting each request at once lets Bun send the page in one write (system time 80-95 -> 39-44 µs a request) but commits once a request (user time +65-100 µs), a net loss; Bun's node:http sends in one write too but costs as much more in user time. " +
+    'Since then most requests take a rate-limit place counted ahead by an earlier count (core/limits/rate-limiter.ts) and complete in their own turn: system time 74-81 -> 34-37 µs a request in three interleaved pairs',
   deno: `${PROFILE_NOTE}; Deno runs the same core (its server's translation is native)`,
 };
 

@@ -49,6 +49,21 @@ export class RateLimitsStore {
     return { startedMs: Number(row!.window_started_ms), used: Number(row!.used) };
   }
 
+  /**
+   * Takes the bucket's count from `last` back to `used`, if it still stands at `last` in the
+   * window that opened at `startedMs`: places counted ahead and never handed out, after which no
+   * one counted.
+   */
+  async release(bucket: string, startedMs: number, used: number, last: number): Promise<void> {
+    await this.db
+      .updateTable('rate_limits')
+      .set({ used })
+      .where('bucket', '=', bucket)
+      .where('window_started_ms', '=', startedMs)
+      .where('used', '=', last)
+      .execute();
+  }
+
   /** The bucket's window as stored (possibly closed), or undefined when it has none. */
   async find(bucket: string): Promise<StoredWindow | undefined> {
     const row = await this.db.selectFrom('rate_limits').select(['window_started_ms', 'used']).where('bucket', '=', bucket).executeTakeFirst();

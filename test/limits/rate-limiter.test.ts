@@ -49,6 +49,122 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     ]);
   });
 
+  /** The bucket's count as stored. */
+  const stored = async (bucket: string) => (await api.db.selectFrom('rate_limits').select('used').where('bucket', '=', bucket).executeTakeFirst())?.used;
+
+  it('counts places ahead under load, hands them to the next requests at once, in order, and gives the unused back on close', async () => {
+    const clock = new ManualClock(0);
+    const limiter = await limiterAt(clock);
+    // A request alone counts only itself, and a first count in a window reserves nothing.
+    expect(await limiter.take('a', 1000)).toMatchObject({ remaining: 999 });
+    expect(await stored('a')).toBe(1);
+    // Four together: their own places 2–5, and three more (as many as came besides the first).
+    const together = await Promise.all([1, 2, 3, 4].map(() => limiter.take('a', 1000)));
+    expect(together.map((d) => d.remaining)).toEqual([998, 997, 996, 995]);
+    expect(await stored('a')).toBe(8);
+    // The next three take places 6–7–8 with no statement: the stored count stands.
+    for (const remaining of [994, 993, 992]) expect(await limiter.take('a', 1000)).toMatchObject({ allowed: true, remaining });
+    expect(await stored('a')).toBe(8);
+    // Then a count again, reserving for the three served since the last.
+    expect(await limiter.take('a', 1000)).toMatchObject({ remaining: 991 });
+    expect(await stored('a')).toBe(12);
+    await limiter.close();
+    // Nine requests served: the three places held are given back.
+    expect(await stored('a')).toBe(9);
+  });
+
+  it('reserves no place past the limit, nor in a window that has closed', async () => {
+    const clock = new ManualClock(0);
+    const limiter = await limiterAt(clock);
+    await limiter.take('a', 100);
+    // A limit of 100 allows one place ahead; the count before left room for it.
+    await Promise.all([limiter.take('a', 100), limiter.take('a', 100)]);
+    expect(await stored('a')).toBe(4);
+    clock.advance(3600 * 1000);
+    // The held place went with its window: this request opens a new one, counting itself alone.
+    expect(await limiter.take('a', 100)).toMatchObject({ remaining: 99, retryAfterSeconds: 3600 });
+    expect(await stored('a')).toBe(1);
+    await limiter.close();
+    expect(await stored('a')).toBe(1);
+    // Near the limit no place is reserved: 98 used, then three together take 99, 100 and a refusal.
+    await api.db.updateTable('rate_limits').set({ used: 97 }).execute();
+    await limiter.take('a', 100);
+    const last = await Promise.all([1, 2, 3].map(() => limiter.take('a', 100)));
+    expect(last.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
+    expect(await stored('a')).toBe(101);
+  });
+
+  it("waits for the bucket's count in flight, and hands its places out first, each once, in order (counts overlap on Postgres)", async () => {
+    const clock = new ManualClock(0);
+    opened = await backend.open();
+    api = await createApi({ database: opened.database, clock, onError: () => undefined });
+    let delayed: Promise<void> | undefined;
+    let resume = () => {};
+    let counts = 0;
+    // A store whose counts are written at once but, while `delayed` is set, answer only once resumed.
+    const store = new (class extends RateLimitsStore {
+      override async count(...args: Parameters<RateLimitsStore['count']>) {
+        counts++;
+        const wait = delayed;
+        const window = await super.count(...args);
+        await wait;
+        return window;
+      }
+    })(api.db);
+    const limiter = new HourlyRateLimiter(clock, store);
+    await limiter.take('a', 1000);
+    delayed = new Promise((r) => (resume = r));
+    const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
+    // The early count (two places and one ahead) is written and waits to answer.
+    while ((await stored('a')) !== 4) await new Promise((r) => setTimeout(r, 1));
+    delayed = undefined;
+    const late = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
+    // A turn later the late requests still wait: no second count while the first is in flight.
+    await new Promise((r) => setTimeout(r, 20));
+    expect([counts, await stored('a')]).toEqual([2, 4]);
+    resume();
+    expect((await early).map((d) => d.remaining)).toEqual([998, 997]);
+    // The first late request takes place 4, held by the early count; the second is counted (place 5, one ahead).
+    expect((await late).map((d) => d.remaining)).toEqual([996, 995]);
+    expect(await stored('a')).toBe(6);
+    await limiter.close();
+    expect(await stored('a')).toBe(5);
+  });
+
+  it('gives back on close only the places no later count came after', async () => {
+    const clock = new ManualClock(0);
+    const limiter = await limiterAt(clock);
+    const other = new HourlyRateLimiter(clock, new RateLimitsStore(api.db));
+    await limiter.take('a', 1000);
+    await Promise.all([1, 2, 3].map(() => limiter.take('a', 1000)));
+    // Places 2–4 handed out, 5–6 held; another process then counts place 7.
+    expect(await stored('a')).toBe(6);
+    expect(await other.take('a', 1000)).toMatchObject({ remaining: 993 });
+    await limiter.close();
+    // Giving 5–6 back would hand out place 7 again: they stay counted.
+    expect(await stored('a')).toBe(7);
+    await other.close();
+  });
+
+  it('holds no place past the limit when other processes used the room its count reserved for', async () => {
+    const clock = new ManualClock(0);
+    const limiter = await limiterAt(clock);
+    await limiter.take('a', 100);
+    // Another process takes the bucket to 99 meanwhile.
+    await api.db.updateTable('rate_limits').set({ used: 99 }).execute();
+    // Three together reserve one place ahead, as the room known from the last count allowed: 100–103.
+    const together = await Promise.all([1, 2, 3].map(() => limiter.take('a', 100)));
+    expect(together.map((d) => d.allowed)).toEqual([true, false, false]);
+    expect(await stored('a')).toBe(103);
+    // Place 103 is past the limit: it is not held, and the next request is counted, and refused.
+    expect(await limiter.take('a', 100)).toMatchObject({ allowed: false });
+    expect(await stored('a')).toBe(104);
+  });
+
   it('peeks at a bucket without counting, and reports a closed window as a full budget', async () => {
     const clock = new ManualClock(0);
     const limiter = await limiterAt(clock);

@@ -48,6 +48,23 @@ describe('rate limits on a SQLite file', () => {
     }
   });
 
+  it('lose no place an API counted ahead when it closes: a restarted API carries on from the requests served', async () => {
+    const file = join(dir, `ahead-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: 1000 } });
+    await stats(world.api, world.accountKey);
+    // Five at once count places ahead for the requests that follow them.
+    const together = await Promise.all(Array.from({ length: 5 }, () => stats(world.api, world.accountKey)));
+    expect(together.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['998', '997', '996', '995', '994']);
+    await world.close();
+    const restarted = await createApi({ database: file, clock: world.clock, rateLimits: { accountPerHour: 1000 }, onError: () => undefined });
+    try {
+      // Six served: the seventh request is the seventh place.
+      expect((await stats(restarted, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe('993');
+    } finally {
+      await restarted.close();
+    }
+  });
+
   it('are shared by two APIs on one file: concurrent requests over both get exactly the limit', async () => {
     const file = join(dir, `shared-${files++}.db`);
     const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
