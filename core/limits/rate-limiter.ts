@@ -201,9 +201,11 @@ export class HourlyRateLimiter {
 
   /** Forgets every window (an admin reset), and the places this process held in them. */
   async clear(): Promise<void> {
+    // A count in flight would hold places of a window the reset removed, and hand them out after it.
+    await Promise.all(this.#counting.values());
+    await this.store.clear();
     this.#held.clear();
     this.#known.clear();
-    await this.store.clear();
   }
 }
 

@@ -102,37 +102,44 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     const clock = new ManualClock(0);
     opened = await backend.open();
     api = await createApi({ database: opened.database, clock, onError: () => undefined });
-    let delayed: Promise<void> | undefined;
-    let resume = () => {};
-    let counts = 0;
-    // A store whose counts are written at once but, while `delayed` is set, answer only once resumed.
-    const store = new (class extends RateLimitsStore {
-      override async count(...args: Parameters<RateLimitsStore['count']>) {
-        counts++;
-        const wait = delayed;
-        const window = await super.count(...args);
-        await wait;
-        return window;
-      }
-    })(api.db);
+    const store = new DelayedStore(api.db);
     const limiter = new HourlyRateLimiter(clock, store);
     await limiter.take('a', 1000);
-    delayed = new Promise((r) => (resume = r));
+    store.hold();
     const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
     // The early count (two places and one ahead) is written and waits to answer.
     while ((await stored('a')) !== 4) await new Promise((r) => setTimeout(r, 1));
-    delayed = undefined;
     const late = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
     // A turn later the late requests still wait: no second count while the first is in flight.
     await new Promise((r) => setTimeout(r, 20));
-    expect([counts, await stored('a')]).toEqual([2, 4]);
-    resume();
+    expect([store.counts, await stored('a')]).toEqual([2, 4]);
+    store.resume();
     expect((await early).map((d) => d.remaining)).toEqual([998, 997]);
     // The first late request takes place 4, held by the early count; the second is counted (place 5, one ahead).
     expect((await late).map((d) => d.remaining)).toEqual([996, 995]);
     expect(await stored('a')).toBe(6);
     await limiter.close();
     expect(await stored('a')).toBe(5);
+  });
+
+  it('forgets on an admin reset the places a count in flight was reserving', async () => {
+    const clock = new ManualClock(0);
+    opened = await backend.open();
+    api = await createApi({ database: opened.database, clock, onError: () => undefined });
+    const store = new DelayedStore(api.db);
+    const limiter = new HourlyRateLimiter(clock, store);
+    await limiter.take('a', 1000);
+    store.hold();
+    const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
+    // Places 2–3 and one ahead are written; the count waits to answer while the reset starts.
+    while ((await stored('a')) !== 4) await new Promise((r) => setTimeout(r, 1));
+    const reset = limiter.clear();
+    store.resume();
+    await Promise.all([early, reset]);
+    // The place held ahead belonged to the window the reset removed: the next request opens a new one.
+    expect(await limiter.take('a', 1000)).toMatchObject({ remaining: 999 });
+    expect(await stored('a')).toBe(1);
+    await limiter.close();
   });
 
   it('gives back on close only the places no later count came after', async () => {
@@ -190,3 +197,27 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     expect(rows).toEqual([{ bucket: 'young', used: 2 }]);
   });
 });
+
+/** A store whose counts are written at once but, from `hold()` until `resume()`, answer only then (the first count held; later ones answer at once). */
+class DelayedStore extends RateLimitsStore {
+  counts = 0;
+  #delayed: Promise<void> | undefined;
+  #resume = () => {};
+
+  hold(): void {
+    this.#delayed = new Promise((r) => (this.#resume = r));
+  }
+
+  resume(): void {
+    this.#resume();
+  }
+
+  override async count(...args: Parameters<RateLimitsStore['count']>) {
+    this.counts++;
+    const wait = this.#delayed;
+    this.#delayed = undefined;
+    const window = await super.count(...args);
+    await wait;
+    return window;
+  }
+}
