@@ -21,9 +21,12 @@ import { finished, pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { format } from 'fast-csv';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
+import { postgresDialect } from '../../core/store/dialect/postgres.ts';
 import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 import { EXPORT_SEED, FLOOR_QUERY, measure, whileProcessing, type ExportRun } from './export-runs.ts';
@@ -68,6 +71,9 @@ async function ours(url: string): Promise<ExportRun> {
     await api.db.deleteFrom('export_chunks').execute().catch(() => undefined);
     await api.db.deleteFrom('export_members').execute().catch(() => undefined);
     await api.db.deleteFrom('export_jobs').execute().catch(() => undefined);
+    // What autovacuum would do (these machines' PostgreSQL runs with it off): each run would
+    // otherwise insert its members and chunks among every earlier run's dead rows.
+    await sql`vacuum export_members, export_chunks`.execute(api.db).catch(() => undefined);
     await api.close();
   }
 }
@@ -141,8 +147,7 @@ async function durable(url: string): Promise<ExportRun> {
   try {
     await writer.query(`drop table if exists ${DURABLE_TABLE}`);
     await writer.query(`create table ${DURABLE_TABLE} (job_id text not null, seq integer not null, data text not null, primary key (job_id, seq))`);
-    const { rows } = await writer.query<{ lz4: boolean }>(`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`);
-    if (rows[0]?.lz4) await writer.query(`alter table ${DURABLE_TABLE} alter column data set compression lz4`);
+    await withKysely(url, (db) => postgresDialect.fastCompression(db, DURABLE_TABLE, 'data'));
     await writer.query('set synchronous_commit = off');
     return await measure(async () => {
       const stream = reader.query(copyTo(`copy (${FLOOR_QUERY}) to stdout with (format csv, header)`));
@@ -165,6 +170,16 @@ async function durable(url: string): Promise<ExportRun> {
   } finally {
     await writer.query(`drop table if exists ${DURABLE_TABLE}`).catch(() => undefined);
     await Promise.all([reader.end(), writer.end()]);
+  }
+}
+
+/** Runs `work` on a Kysely instance over the database, then closes it: the dialect's pieces take one. */
+async function withKysely(url: string, work: (db: Kysely<any>) => Promise<void>): Promise<void> {
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  try {
+    await work(db);
+  } finally {
+    await db.destroy();
   }
 }
 

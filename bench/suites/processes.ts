@@ -119,13 +119,14 @@ async function measureBackend(backend: string, db: string, busiest: () => Promis
     for (const page of Object.keys(paths) as Page[]) {
       for (const count of plan.counts) {
         const entry = runs.get(`${page}|${count}`)!;
-        const requests = entry.runs.reduce((n, r) => n + r.requests, 0);
+        // Warm-ups are in the CPU time, so they are counted too.
+        const requests = entry.runs.reduce((n, r) => n + r.requests + r.warmupRequests, 0);
         const folded = foldRounds(`${page} over HTTP, ${count} API process${count === 1 ? '' : 'es'} (${backend})`, 'ours', entry.runs, {
           backend,
           page,
           processes: count,
           connections: plan.connections,
-          // CPU of the API processes per request (warm-up included in the time, not in the count: an upper bound).
+          // CPU of the API processes per request, warm-ups included on both sides.
           ...(entry.cpuMs > 0 ? { apiCpuMsPerRequest: round2(entry.cpuMs / requests) } : {}),
           // Share of all cores busy while loading (servers, database, load generator and anything else on the machine).
           ...(entry.total > 0 ? { machineBusy: round2(entry.busy / entry.total) } : {}),
