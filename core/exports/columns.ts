@@ -88,7 +88,7 @@ export type StoredCsvRow = [pk: number, head: string, company: string | null, ta
 
 /** One line of an export file, in EXPORT_COLUMNS order and ended by CRLF, from a person's stored pieces and their attribution's cells. */
 export function csvLine(row: StoredCsvRow, siteCells: string): string {
-  // core/store/export-chunk-writer.ts spells the same line in SQL.
+  // core/store/export-whole-file.ts spells the same line in SQL.
   return `${row[1]},${row[2] ?? NO_COMPANY},${siteCells},${row[3]}${CSV_LINE_END}`;
 }
 

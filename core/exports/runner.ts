@@ -78,6 +78,7 @@ const DROP = { members: 1600, chunks: 64 };
  * A run first collects the selected people in steps over the people's pks, then writes the CSV in
  * file order in steps that each append a chunk and advance the job's position together; every
  * step records its progress in its own transaction, so a run stopped anywhere resumes exactly.
+ * Where the database writes a whole file itself (Postgres), a run is that one step.
  *
  * Any API process sharing the database may run a job: a run claims it with a lease, renewed by
  * every step it records, and only the lease's holder can record progress. A process that dies
@@ -163,8 +164,12 @@ export class ExportRunner {
       }
       // Read again under the claim: what a previous holder recorded is where this run resumes.
       const job = (await this.store.findAny(jobId))!;
-      if (!(await this.#collect(job))) return;
-      if (!(await this.#write(job))) return;
+      if (this.store.members.wholeFile) {
+        if (!(await this.#writeWholeFile(job))) return;
+      } else {
+        if (!(await this.#collect(job))) return;
+        if (!(await this.#write(job))) return;
+      }
       await this.store.complete(jobId, this.#now(), job.next_seq, this.#lease());
       await this.#dropLeftovers({ id: jobId, status: 'complete' });
     } catch (error) {
@@ -208,7 +213,6 @@ export class ExportRunner {
     const total = job.member_count!;
     if (total === 0 && job.chunk_count === 0) await this.store.appendChunks(job, [CSV_HEADER], 0, null, this.#lease());
     if (job.next_seq >= total) return true;
-    if (this.store.members.oneRun) return this.#writeInDatabase(job);
     const filters = JSON.parse(job.filters) as ExportFilters;
     const sites = new SiteCache(this.sites, job.account_id);
     const merge = await RunMerge.open(this.store.members, job.id, isDescending(filters), ExportsStore.writtenKey(job), () => this.#pace());
@@ -235,28 +239,17 @@ export class ExportRunner {
   }
 
   /**
-   * Writes the file a chunk a step inside the database, where the members are one sorted run
-   * (core/store/export-chunk-writer.ts): no row passes through this process. A step is one chunk
-   * and one commit, and takes the rows a full step's commit holds in JavaScript (batchRows ×
-   * chunksPerCommit: 400 people, ~180 K characters; 100 a step took 4.5–5.0 s for 100,000 people
-   * on Postgres against 2.8–3.6 s, the commits and round trips four times as many). False when
-   * the runner stopped first.
+   * Writes the file inside the database in one statement, where the database can
+   * (core/store/export-whole-file.ts): after one pace, one transaction, unless a run before this
+   * one committed it. Chunks hold a full step's commit of rows (batchRows × chunksPerCommit).
+   * False when the runner stopped first.
    */
-  async #writeInDatabase(job: ExportJob): Promise<boolean> {
-    const total = job.member_count!;
-    const descending = isDescending(JSON.parse(job.filters) as ExportFilters);
-    // Every member's site was registered before collection ended, and sites are never removed.
-    const cells = new Map((await this.sites.list(job.account_id)).map((s) => [s.pk, siteCsvCells(s)]));
-    while (job.next_seq < total) {
-      const share = await this.#pace();
-      if (this.#stopped) return false;
-      const limit = Math.min(scaled(this.options.batchRows * this.options.chunksPerCommit, share), total - job.next_seq);
-      const written = await this.store.writeChunkInDatabase(job, limit, descending, cells, CSV_HEADER, this.#lease());
-      // A join would drop such a member's line without a word: the check before the chunk refuses it.
-      if (written === 'site') throw new Error(`export ${job.id}: a member's site is not found, at row ${job.next_seq}`);
-      if (written === 'person') throw new Error(`export ${job.id}: a member's person has no row, at row ${job.next_seq}`);
-      if (written === 0) throw new Error(`export ${job.id}: its members ran out at row ${job.next_seq} of ${total}`);
-    }
+  async #writeWholeFile(job: ExportJob): Promise<boolean> {
+    if (job.member_count !== null && job.chunk_count > 0 && job.next_seq >= job.member_count) return true;
+    await this.#pace();
+    if (this.#stopped) return false;
+    const sizes = { rowsPerChunk: this.options.batchRows * this.options.chunksPerCommit, cap: this.options.rowCap, header: CSV_HEADER };
+    await this.store.writeWholeFile(job, JSON.parse(job.filters) as ExportFilters, sizes, this.#now(), () => this.#lease());
     return true;
   }
 

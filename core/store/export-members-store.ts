@@ -48,7 +48,9 @@ const PEOPLE_FROM = 'from "people" as "p"';
 /**
  * The people an export job selected ("members"), with their sort keys and attributed site, and
  * the rows the writer reads for them. Members are collected in steps over the people's pks and
- * kept in sorted runs (see the dialect's `exportKeys.sortedRuns`), which the writer merges.
+ * kept in sorted runs, which the writer merges. Where the database writes a whole file itself
+ * (the dialect's `exportKeys.wholeFile`), none are collected; a job begun before the upgrade that
+ * brought it may have left some, which cleanup drops as it drops any.
  */
 export class ExportMembersStore {
   readonly #queries: CompiledQueries;
@@ -61,14 +63,14 @@ export class ExportMembersStore {
     this.#staged = new StagedRuns(db);
   }
 
-  /** Whether a job's members are one sorted run, which the database can walk in file order by itself (Postgres; SQLite keeps several runs for the writer to merge). */
-  get oneRun(): boolean {
-    return !this.#dialect.exportKeys.sortedRuns;
+  /** Whether the database writes a job's whole file itself and no members are collected (Postgres: core/store/export-whole-file.ts). */
+  get wholeFile(): boolean {
+    return this.#dialect.exportKeys.wholeFile;
   }
 
   /** Starts or resumes collecting a job where its record says (forgetting what a run cut short left behind). */
   async beginCollection(job: ExportJob, runPks: number): Promise<void> {
-    if (this.#dialect.exportKeys.sortedRuns) await this.#staged.begin(job, runPks);
+    await this.#staged.begin(job, runPks);
   }
 
   /**
@@ -76,23 +78,12 @@ export class ExportMembersStore {
    * `sizes.pks` of them), with their sort keys and attributed site, and calls `record` with how far
    * collection got inside the same transaction, so a run stopped anywhere resumes without repeating
    * or losing anyone. The last step also sets `member_count` (at most `sizes.cap`) and `partial`.
-   * Where the dialect keeps sorted runs, a run is staged first and moved in key order (see
-   * core/store/export-staging.ts); the move that ends a run records it.
+   * A run is staged first and moved in key order (see core/store/export-staging.ts); the move that
+   * ends a run records it.
    */
   async collectStep(job: ExportJob, filters: ExportFilters, sites: Site[], sizes: CollectSizes, record: (trx: Db, progress: CollectProgress) => Promise<void>): Promise<CollectProgress> {
     const selectInto = (trx: Db, table: CollectTable, run: number, from: number, to: number) => this.#selectInto(trx, table, job, filters, sites, run, from, to);
-    if (this.#dialect.exportKeys.sortedRuns) return this.#staged.step(job, sizes, selectInto, record);
-    const from = job.collect_after_pk;
-    const to = Math.min(from + sizes.pks, job.collect_until_pk!);
-    return this.db.transaction().execute(async (trx) => {
-      // A step lost in a crash is collected again.
-      await this.#dialect.relaxCommit(trx);
-      const collected = job.collected + (await selectInto(trx, 'export_members', 0, from, to));
-      const last = to >= job.collect_until_pk!;
-      const progress: CollectProgress = { collect_after_pk: to, collected, ...(last ? { member_count: Math.min(collected, sizes.cap), partial: collected > sizes.cap ? 1 : 0 } : {}) };
-      await record(trx, progress);
-      return progress;
-    });
+    return this.#staged.step(job, sizes, selectInto, record);
   }
 
   /** Inserts the people a job selects among pks (from, to] into `table`, with their sort keys and attributed site, tagged with `run`; how many. */

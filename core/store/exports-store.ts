@@ -1,6 +1,9 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
+import { siteCsvCells } from '../exports/columns.ts';
+import type { ExportFilters } from '../exports/filters.ts';
 import { dialectOf } from './dialect/index.ts';
-import { checkChunk, insertChunk } from './export-chunk-writer.ts';
+import { writeWholeFile } from './export-whole-file.ts';
+import { SitesStore } from './sites-store.ts';
 import type { CollectProgress, ExportMembersStore, MemberKey, MemberPosition } from './export-members-store.ts';
 import type { Db, ExportJobsTable } from './schema.ts';
 
@@ -151,29 +154,34 @@ export class ExportsStore {
   }
 
   /**
-   * Writes the job's next members (up to `limit`) as one chunk of its file inside the database
-   * (core/store/export-chunk-writer.ts; the file starts with `header`) and records how far the job
-   * got, in one transaction. How many members it wrote (0: none was left), or what stopped it: a
-   * member whose person has no row, or whose site is not among `siteCells`.
+   * Writes the job's whole file inside the database in one transaction (core/store/export-whole-file.ts)
+   * and records it as written, under the lease: the job's "now", what it selected and its chunks.
+   * Chunks an interrupted run of the stepwise writer left (a job begun before an upgrade) go first.
+   * The transaction reads one snapshot throughout (repeatable read): the sites whose cells the
+   * lines take are those its people name. `lease` gives the lease as it stands when asked: the
+   * statement may outlast the one it started under. Updates `job`.
    */
-  async writeChunkInDatabase(job: ExportJob, limit: number, descending: boolean, siteCells: ReadonlyMap<number, string>, header: string, lease: Lease): Promise<number | 'person' | 'site'> {
-    const page = { jobId: job.id, descending, after: ExportsStore.writtenKey(job), limit };
-    const written = await this.db.transaction().execute(async (trx) => {
-      const next = await checkChunk(trx, page, siteCells);
-      if (!next) return 0;
-      if (next.withoutPerson > 0) return 'person';
-      if (next.withoutSite > 0) return 'site';
-      await dialectOf(trx).relaxCommit(trx);
-      const position = { next_seq: job.next_seq + next.members, chunk_count: job.chunk_count + 1, written_k1: next.last.k1, written_k2: next.last.k2, written_id: next.last.person_id };
-      // The position first: a runner whose lease was taken over writes no chunk.
-      await this.#advance(trx, job.id, lease, position);
-      await insertChunk(trx, page, next.last, job.chunk_count, job.next_seq === 0 ? header : '', siteCells);
+  async writeWholeFile(job: ExportJob, filters: ExportFilters, sizes: { rowsPerChunk: number; cap: number; header: string }, nowSeconds: number, lease: () => Lease): Promise<void> {
+    const written = await this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
+      await this.#advance(trx, job.id, lease(), {});
+      if (job.chunk_count > 0) await trx.deleteFrom('export_chunks').where('job_id', '=', job.id).execute();
+      const sites = await new SitesStore(trx).list(job.account_id);
+      const file = await writeWholeFile(trx, {
+        jobId: job.id,
+        filters,
+        selection: { accountId: job.account_id, sites, nowSeconds },
+        siteCells: new Map(sites.map((s) => [s.pk, siteCsvCells(s)])),
+        ...sizes,
+      });
+      // A line that could not be formed would be left out of its chunk without a word.
+      if (file.unformed > 0) throw new Error(`export ${job.id}: the lines of ${file.unformed} of its people could not be formed (a site the account does not have, or stored cells missing)`);
+      if (file.rows === 0) await trx.insertInto('export_chunks').values({ job_id: job.id, seq: 0, data: sizes.header }).execute();
+      const chunks = Math.max(file.chunks, 1);
+      const position = { selected_at: nowSeconds, member_count: file.rows, partial: file.selected > sizes.cap ? 1 : 0, next_seq: file.rows, chunk_count: chunks, written_k1: null, written_k2: null, written_id: null };
+      await this.#advance(trx, job.id, lease(), position);
       return position;
     });
-    if (typeof written !== 'object') return written;
-    const members = written.next_seq - job.next_seq;
     Object.assign(job, written);
-    return members;
   }
 
   /** Marks a held job complete and frees it. Its members stay until {@link dropStep} has removed them. */

@@ -230,8 +230,10 @@ describe.each(BACKENDS)('an export that fails halfway on $name', (backend) => {
     const file = await fileOf(world.api, world.accountKey, kept);
     gate.close();
     const failing = await start(world, {});
-    const job = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq', 'chunk_count']).where('id', '=', failing).executeTakeFirstOrThrow();
-    await gate.stepsUntil(async () => (await job()).next_seq >= 30);
+    const job = () => world.api.db.selectFrom('export_jobs').select(['status', 'next_seq', 'chunk_count', 'lease_owner']).where('id', '=', failing).executeTakeFirstOrThrow();
+    // Postgres writes the whole file in one step (core/store/export-whole-file.ts): held once claimed, before it.
+    const wholeFile = backend.name !== 'sqlite';
+    await gate.stepsUntil(async () => (wholeFile ? (await job()).lease_owner !== null : (await job()).next_seq >= 30));
     // The chunk the run writes next is already there: its write fails, and so does the run.
     const { chunk_count } = await job();
     await world.api.db.insertInto('export_chunks').values({ job_id: failing, seq: chunk_count, data: 'in the way' }).execute();
@@ -241,7 +243,7 @@ describe.each(BACKENDS)('an export that fails halfway on $name', (backend) => {
     const left = async (table: 'export_members' | 'export_chunks', jobId: string) =>
       (await world.api.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).where('job_id', '=', jobId).executeTakeFirstOrThrow()).n;
     expect([await left('export_members', failing), await left('export_chunks', failing)]).toEqual([0, 0]);
-    expect(await left('export_chunks', kept)).toBeGreaterThan(30);
+    expect(await left('export_chunks', kept)).toBeGreaterThan(wholeFile ? 3 : 30);
     expect((await fileOf(world.api, world.accountKey, kept)).text).toBe(file.text);
     await world.close();
   });

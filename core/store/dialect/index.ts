@@ -78,11 +78,12 @@ export interface ExportKeys {
   /** A text key, lower-cased, a null ordering before every text. */
   text(expr: Expression<unknown>): RawBuilder<number | string>;
   /**
-   * Whether collection keeps members in many small sorted runs, merged by the writer (SQLite:
-   * members inserted at random places of one large index rewrite a page each into the WAL, on
-   * the serving thread), or in one run per job (Postgres sorts them into its index on its own).
+   * Whether the database writes a job's whole file in one statement (Postgres:
+   * core/store/export-whole-file.ts), or the job collects its members in steps into small sorted
+   * runs, which the writer merges a step at a time (SQLite, where every statement holds the serving
+   * thread; members inserted at random places of one large index rewrote a page each into the WAL).
    */
-  sortedRuns: boolean;
+  wholeFile: boolean;
   /** The collection statement made to walk the people's pk range (SQLite: `NOT INDEXED`). */
   walkPkRange(compiledSql: string, peopleFrom: string): string;
 }

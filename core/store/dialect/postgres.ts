@@ -37,7 +37,7 @@ export const postgresDialect: SqlDialect = {
     integer: (expr) => sql<string>`lpad((${expr})::text, 20, '0')`,
     // '0' for null orders before every '1'-prefixed text, as SQLite's integer 0 before text.
     text: (expr) => sql<string>`coalesce('1' || lower(${expr}), '0')`,
-    sortedRuns: false,
+    wholeFile: true,
     walkPkRange: (compiledSql) => compiledSql,
   },
   bodyJson: (text) => sql<string>`${text}`,
