@@ -98,7 +98,8 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     expect(await stored('a')).toBe(101);
   });
 
-  it("waits for the bucket's count in flight, and hands its places out first, each once, in order (counts overlap on Postgres)", async () => {
+  /** A limiter whose second count (two requests and one place ahead) is written and waits to answer until `store.resume()`. */
+  const countInFlight = async () => {
     const clock = new ManualClock(0);
     opened = await backend.open();
     api = await createApi({ database: opened.database, clock, onError: () => undefined });
@@ -107,8 +108,12 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     await limiter.take('a', 1000);
     store.hold();
     const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
-    // The early count (two places and one ahead) is written and waits to answer.
     while ((await stored('a')) !== 4) await new Promise((r) => setTimeout(r, 1));
+    return { store, limiter, early };
+  };
+
+  it("waits for the bucket's count in flight, and hands its places out first, each once, in order (counts overlap on Postgres)", async () => {
+    const { store, limiter, early } = await countInFlight();
     const late = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
     // A turn later the late requests still wait: no second count while the first is in flight.
     await new Promise((r) => setTimeout(r, 20));
@@ -123,16 +128,7 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
   });
 
   it('forgets on an admin reset the places a count in flight was reserving', async () => {
-    const clock = new ManualClock(0);
-    opened = await backend.open();
-    api = await createApi({ database: opened.database, clock, onError: () => undefined });
-    const store = new DelayedStore(api.db);
-    const limiter = new HourlyRateLimiter(clock, store);
-    await limiter.take('a', 1000);
-    store.hold();
-    const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
-    // Places 2–3 and one ahead are written; the count waits to answer while the reset starts.
-    while ((await stored('a')) !== 4) await new Promise((r) => setTimeout(r, 1));
+    const { store, limiter, early } = await countInFlight();
     const reset = limiter.clear();
     store.resume();
     await Promise.all([early, reset]);
