@@ -68,6 +68,8 @@ export interface ApiOptions {
    * to the event loop), which may resolve to the share of a full step to take next (below 1); `leaseSeconds`, how long
    * a claim on a job lasts without progress (default 30: a job whose process died is taken over by another process on
    * the database after that); `pollIntervalMs`, how often this API looks for such jobs (default 2,000; 0 only at start).
+   * On PostgreSQL the server writes the whole file in one statement: there a chunk holds `batchRows × chunksPerCommit`
+   * lines (400 by default), and the step, collection and run sizes and `chunkChars` do not apply.
    */
   exports?: { batchRows?: number; collectPks?: number; runPks?: number; rowCap?: number; chunkChars?: number; chunksPerCommit?: number; leaseSeconds?: number; pollIntervalMs?: number; pace?: () => Promise<number | void> };
   /**

@@ -14,7 +14,7 @@ export { yieldToEventLoop } from './pace.ts';
 
 /** Tuning of export runs. */
 export interface ExportRunnerOptions {
-  /** People written per full step; each step is one small transaction. */
+  /** People written per full step; each step is one small transaction. On PostgreSQL (one statement), `batchRows × chunksPerCommit` is the lines a chunk holds. */
   batchRows: number;
   /** People pks walked per full collection step (the selection is collected before writing starts). */
   collectPks: number;
