@@ -3,6 +3,7 @@
  * explain it, and what a CPU profile of `api.fetch` pages showed (kept beside the figures it explains).
  */
 import type { CaseResult } from '../results.ts';
+import { postgresNote } from './postgres-notes.ts';
 
 /** A page at depth 0, at the deep depth and the last page. */
 export interface PageTrio {
@@ -32,7 +33,7 @@ const PROFILE =
  * Note for the depth targets: ours against the floor's own depth ratios in this run, and against
  * the shallowest page that also carries a cursor, which separates depth from cursor checking.
  */
-export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: CaseResult | undefined): string {
+export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: CaseResult | undefined, onPostgres = false): string {
   // Timed inside api.fetch (2026-11-26): an HMAC ~10 µs (Node builds an Hmac object per call, ~8 µs of it), a verify ~13 µs, a sign ~14 µs.
   const cursorShare =
     'The pages differ in cursor work, not in depth: the first page signs a next cursor but verifies none, the last verifies one but signs none, ' +
@@ -40,9 +41,13 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
     (firstWithCursor
       ? `Against the page at depth ${Number(firstWithCursor.params!.depth).toLocaleString('en')} (${ms(firstWithCursor)}, which also verifies and signs) the deep page is ${ratio(ours.deep, firstWithCursor)}. `
       : '');
-  return (
+  const figures =
     `api.fetch: first page ${ms(ours.first)}, deep ${ms(ours.deep)}, last ${ms(ours.last)} (medians); ` +
-    `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${cursorShare}` +
+    `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${cursorShare}`;
+  // A cursor's page is another statement on PostgreSQL, planned anew on each request as every statement is (postgres-notes.ts).
+  if (onPostgres) return postgresNote(`${figures}A page with a cursor is a statement of its own shape, with one condition more to plan.`);
+  return (
+    figures +
     'Since 2026-11-26 the passes visit the cases in shuffled order: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage (1.22× and 1.23× in two runs). ' +
     'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND ts<?)) and costs the same at every depth ' +
     '(about 0.1 ms for a page from depth 0 to 49,900, measured alone), so what remains is the machine (5–15% run to run) and per-request work (cursor checks, GC pauses), not depth. ' +
@@ -50,14 +55,15 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   );
 }
 
-/** Note for the floor target: where our page's time goes. */
-export function floorNote(ours: CaseResult, floor: CaseResult, sqlText: CaseResult | undefined): string {
+/** Note for the floor target: where our page's time goes (this run's figures alone with `figuresOnly`, for another backend's profile to follow). */
+export function floorNote(ours: CaseResult, floor: CaseResult, sqlText: CaseResult | undefined, figuresOnly = false): string {
   const split = sqlText
-    ? `SQLite reading the same 101 rows and joining their stored JSON takes ${ms(sqlText)} (${ratio(sqlText, floor)} of the floor, ${Math.round((100 * sqlText.medianMs!) / ours.medianMs!)}% of our page); ` +
+    ? `The database reading the same 101 rows and joining their stored JSON takes ${ms(sqlText)} (${ratio(sqlText, floor)} of the floor, ${Math.round((100 * sqlText.medianMs!) / ours.medianMs!)}% of our page); ` +
       `the other ${ms(ours.medianMs! - sqlText.medianMs!)} is per-request work around the query. `
     : '';
   const page = sqlText
     ? ` The stored-JSON page itself (SQL + join) is ${sqlText.medianMs! / floor.medianMs! <= 0.6 ? 'already within' : 'above'} the bound in this run.`
     : '';
+  if (figuresOnly) return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)}. ${split.trimEnd()}${page}`;
   return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)}. ${split}${PROFILE}${page}`;
 }

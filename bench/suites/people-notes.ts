@@ -3,6 +3,7 @@
  * explain it, and what CPU profiles of `api.fetch` people pages showed (kept beside the figures they explain).
  */
 import type { CaseResult } from '../results.ts';
+import { postgresNote } from './postgres-notes.ts';
 
 const ms = (c: CaseResult | number) => `${(typeof c === 'number' ? c : c.medianMs!).toFixed(3)} ms`;
 const ratio = (a: CaseResult, b: CaseResult) => `${(a.medianMs! / b.medianMs!).toFixed(2)}×`;
@@ -41,16 +42,19 @@ const SEVERAL_SITES =
 
 /**
  * Note for a people page's floor target; `sqlText` is the account's unfiltered page as SQLite
- * alone serves it (stored text joined, no request), `severalSites` when the key reads several sites.
+ * alone serves it (stored text joined, no request), `severalSites` when the key reads several sites;
+ * on PostgreSQL the figures and that backend's profile.
  */
-export function peopleFloorNote(ours: CaseResult, floor: CaseResult, events: CaseResult, sqlText: CaseResult | undefined, severalSites: boolean): string {
+export function peopleFloorNote(ours: CaseResult, floor: CaseResult, events: CaseResult, sqlText: CaseResult | undefined, severalSites: boolean, onPostgres = false): string {
+  const figures = `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)} (${ratio(ours, floor)}) in this run.`;
+  if (onPostgres) return postgresNote(figures);
   const filter = String(ours.params?.filter ?? '');
   const why = /^(domain|client_ref)=/.test(filter) ? ` ${SITE_FILTER}` : severalSites ? ` ${SEVERAL_SITES}` : '';
   const sql = sqlText
     ? ` The account's unfiltered page as SQLite alone serves it (stored text concatenated and joined, no request around it) takes ${ms(sqlText)}; ` +
       `the events page through api.fetch, ${ms(events)}, is the request's own cost plus a cheaper query and body: the cost no people page goes below.`
     : '';
-  return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)} (${ratio(ours, floor)}) in this run.${sql}${why} ${PROFILE}`;
+  return `${figures}${sql}${why} ${PROFILE}`;
 }
 
 /** The measured parts of the least a people page can cost (see people-paging.ts's leastCases). */
@@ -69,10 +73,12 @@ export function leastParts(series: (name: string) => CaseResult | undefined): Le
 
 /**
  * Note for the people page against the events page, with every people page's ratio to it; with
- * `least` (SQLite), whether the least a people page can cost already exceeds the bound.
+ * `least` (SQLite), whether the least a people page can cost already exceeds the bound; on
+ * PostgreSQL the figures and that backend's profile.
  */
-export function peopleEventsNote(plain: CaseResult, events: CaseResult, people: CaseResult[], least?: LeastParts): string {
+export function peopleEventsNote(plain: CaseResult, events: CaseResult, people: CaseResult[], least?: LeastParts, onPostgres = false): string {
   const all = people.map((c) => `${c.params!.key}, ${c.params!.filter} ${ratio(c, events)}`).join('; ');
+  if (onPostgres) return postgresNote(`People page ${ms(plain)} against the events page's ${ms(events)}; every people page against it: ${all}.`);
   return `People page ${ms(plain)} against the events page's ${ms(events)}; every people page against it: ${all}. ${BODY}${least ? ` ${leastNote(least, events)}` : ''} ${PROFILE}`;
 }
 

@@ -95,7 +95,7 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
       suite: 'people-paging',
       title: `People and companies paging (first page of 100, in-process, ${backendLabel(options)})`,
       cases: measured,
-      targets: peopleTargets(measured, `${eventsAt} · api.fetch`),
+      targets: peopleTargets(measured, `${eventsAt} · api.fetch`, backendLabel(options) === 'PostgreSQL'),
     };
   } finally {
     await floor.close();
@@ -126,9 +126,9 @@ async function leastCases(api: Api, key: string, at: string, params: Record<stri
 
 /**
  * Issue 17's P2 for people: every people page ≤ 0.6× its naive floor, and the account key's
- * unfiltered page ≤ 1.3× the page of 100 events measured in the same run.
+ * unfiltered page ≤ 1.3× the page of 100 events measured in the same run. The notes follow the backend.
  */
-function peopleTargets(cases: CaseResult[], eventsName: string): TargetResult[] {
+function peopleTargets(cases: CaseResult[], eventsName: string, onPostgres: boolean): TargetResult[] {
   const byName = new Map(cases.map((c) => [c.name, c]));
   const events = byName.get(eventsName)!;
   const series = (name: string) => cases.find((c) => c.params?.series === name);
@@ -137,10 +137,10 @@ function peopleTargets(cases: CaseResult[], eventsName: string): TargetResult[] 
   const people = cases.filter((c) => c.role === 'ours' && c.params?.list === 'people');
   const targets = people.map((c) => {
     const floor = byName.get(String(c.params!.floor))!;
-    const note = peopleFloorNote(c, floor, events, sqlText, c.params!.key === `scoped ${MULTI_SITE_DOMAIN}`);
+    const note = peopleFloorNote(c, floor, events, sqlText, c.params!.key === `scoped ${MULTI_SITE_DOMAIN}`, onPostgres);
     return target(`people page of 100, ${c.params!.key}, ${c.params!.filter}: api.fetch ≤ 0.6× its naive floor`, c.medianMs!, floor.medianMs!, 0.6, 'at-most', note);
   });
   const plain = people.find((c) => c.params!.key === 'account' && c.params!.filter === 'no filter')!;
-  targets.push(target('people page of 100 (account key, no filter) ≤ 1.3× a page of 100 events, both through api.fetch', plain.medianMs!, events.medianMs!, 1.3, 'at-most', peopleEventsNote(plain, events, people, least)));
+  targets.push(target('people page of 100 (account key, no filter) ≤ 1.3× a page of 100 events, both through api.fetch', plain.medianMs!, events.medianMs!, 1.3, 'at-most', peopleEventsNote(plain, events, people, least, onPostgres)));
   return targets;
 }
