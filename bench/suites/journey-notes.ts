@@ -55,8 +55,8 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   );
 }
 
-/** Note for the floor target: where our page's time goes (this run's figures alone with `figuresOnly`, for another backend's profile to follow). */
-export function floorNote(ours: CaseResult, floor: CaseResult, sqlText: CaseResult | undefined, figuresOnly = false): string {
+/** Note for the floor target: where our page's time goes, with the profile of the run's backend. */
+export function floorNote(ours: CaseResult, floor: CaseResult, sqlText: CaseResult | undefined, onPostgres = false): string {
   const split = sqlText
     ? `The database reading the same 101 rows and joining their stored JSON takes ${ms(sqlText)} (${ratio(sqlText, floor)} of the floor, ${Math.round((100 * sqlText.medianMs!) / ours.medianMs!)}% of our page); ` +
       `the other ${ms(ours.medianMs! - sqlText.medianMs!)} is per-request work around the query. `
@@ -64,6 +64,6 @@ export function floorNote(ours: CaseResult, floor: CaseResult, sqlText: CaseResu
   const page = sqlText
     ? ` The stored-JSON page itself (SQL + join) is ${sqlText.medianMs! / floor.medianMs! <= 0.6 ? 'already within' : 'above'} the bound in this run.`
     : '';
-  if (figuresOnly) return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)}. ${split.trimEnd()}${page}`;
+  if (onPostgres) return postgresNote(`api.fetch ${ms(ours)} against the naive floor's ${ms(floor)}. ${split.trimEnd()}${page}`);
   return `api.fetch ${ms(ours)} against the naive floor's ${ms(floor)}. ${split}${PROFILE}${page}`;
 }

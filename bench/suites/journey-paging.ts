@@ -7,7 +7,6 @@ import { target, type CaseResult, type SuiteResult, type TargetResult } from '..
 import { decodePosition, type Position } from '../servers/naive-page.ts';
 import { backendLabel, benchDatabaseOf, openJourneyFloor, type JourneyFloors } from './floors.ts';
 import { depthNote, floorNote } from './journey-notes.ts';
-import { postgresNote } from './postgres-notes.ts';
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
@@ -144,7 +143,7 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, backe
       floor.deep.medianMs!,
       0.6,
       'at-most',
-      onPostgres ? postgresNote(floorNote(ours.deep, floor.deep, sqlText, true)) : floorNote(ours.deep, floor.deep, sqlText),
+      floorNote(ours.deep, floor.deep, sqlText, onPostgres),
     ),
   ];
 }
