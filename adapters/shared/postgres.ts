@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import type { Database } from '../../core/index.ts';
+import { StatementNames, statementSender } from './postgres-statements.ts';
 
 /** Whether a `database` option names a PostgreSQL server rather than a SQLite file. */
 export function isPostgresUrl(database: string): boolean {
@@ -19,20 +20,22 @@ const NUMERIC = 1700;
 /**
  * Kysely over a `pg` pool, with `bigint` and `numeric` read as numbers: the API's keys, counts and
  * epoch seconds are well within 2^53, and every store expects numbers. The parsers are given per
- * query, so a pool the host passes keeps its own settings for its own queries.
+ * query, so a pool the host passes keeps its own settings for its own queries. A statement sent
+ * outside a transaction is prepared by name (postgres-statements.ts).
  */
 export async function kyselyOverPool(pool: Pool): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 || oid === NUMERIC ? Number : pg.types.getTypeParser(oid, format)) };
   const clients = new WeakMap<PoolClient, PostgresPoolClient>();
+  const names = new StatementNames();
   const numbers: PostgresPool = {
     async connect() {
       const client = await pool.connect();
       let wrapped = clients.get(client);
       if (!wrapped) {
+        const send = statementSender(client, names, { types });
         wrapped = {
-          query: ((text: unknown, values?: unknown[]) =>
-            typeof text === 'string' ? client.query({ text, values: values as unknown[], types }) : client.query(text as never)) as unknown as PostgresPoolClient['query'],
+          query: ((text: unknown, values?: unknown[]) => (typeof text === 'string' ? send(text, values) : client.query(text as never))) as unknown as PostgresPoolClient['query'],
           release: () => client.release(),
         };
         clients.set(client, wrapped);
