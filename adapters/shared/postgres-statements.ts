@@ -49,8 +49,10 @@ type QueryExtras = { types?: unknown };
 
 /**
  * Sends one connection's queries: a statement outside a transaction by its name, the rest
- * unnamed. A statement whose prepared form went stale, its result columns changed by another
- * process's migration, is run again unnamed and never named again.
+ * unnamed. A named statement the server refuses before running it is run again unnamed and
+ * never named again: its result columns changed by another process's migration, or the server
+ * connection no longer (or already) holding it, as behind a pooler in transaction mode or after
+ * `DISCARD ALL`.
  */
 export function statementSender(client: PoolClient, names: StatementNames, extras: QueryExtras): (text: string, values?: unknown[]) => Promise<QueryResult> {
   let inTransaction = false;
@@ -63,15 +65,20 @@ export function statementSender(client: PoolClient, names: StatementNames, extra
     try {
       return (await client.query({ name, text, values, ...extras } as never)) as QueryResult;
     } catch (error) {
-      if (!isStalePlan(error)) throw error;
+      if (!isRefusedStatement(error)) throw error;
       names.refuse(text);
       return unnamed(text, values);
     }
   };
 }
 
-/** PostgreSQL's refusal to run a prepared statement whose result columns changed (SQLSTATE 0A000). */
-function isStalePlan(error: unknown): boolean {
+/**
+ * The server's refusals of a named statement, none of which ran it: result columns changed
+ * (0A000, "cached plan must not change result type"), no such statement (26000), one of that
+ * name already there (42P05).
+ */
+function isRefusedStatement(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === '26000' || code === '42P05') return true;
   return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
 }

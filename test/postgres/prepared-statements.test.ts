@@ -80,4 +80,12 @@ describe.each(serverUrl ? [serverUrl] : [])('prepared statements on a PostgreSQL
     expect((await query()).rows).toEqual([{ a: 1, b: 7 }]);
     expect((await query()).rows).toEqual([{ a: 1, b: 7 }]);
   });
+
+  it('answers a statement the server connection no longer holds (DISCARD ALL, a pooler), by sending it unnamed', async () => {
+    const query = () => sql<{ a: number }>`select a from t where a = ${2}`.execute(db);
+    expect((await query()).rows).toEqual([{ a: 2 }]);
+    await sql`deallocate all`.execute(db);
+    expect((await query()).rows).toEqual([{ a: 2 }]);
+    expect((await query()).rows).toEqual([{ a: 2 }]);
+  });
 });
