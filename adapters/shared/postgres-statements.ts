@@ -11,14 +11,14 @@ import type { PoolClient, QueryResult } from 'pg';
  * migration), planned for their own values, and a failure there could not be retried.
  */
 
-/** The most statement texts one process names; the rest go unnamed (`pg` keeps a connection's named statements until it closes). */
+/** The most statement texts one pool names; the rest go unnamed (`pg` keeps a connection's named statements until it closes). */
 const MAX_NAMED = 400;
 /** Only these can be prepared; everything else (DDL, `set`, transaction control) goes unnamed. */
 const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const TRANSACTION_START = /^\s*(begin|start transaction)\b/i;
 const TRANSACTION_END = /^\s*(commit|rollback)\s*$/i;
 
-/** The names of one process's statements, shared by its connections so each text has one name. */
+/** The names of one pool's statements, shared by its connections so each text has one name. */
 export class StatementNames {
   readonly #names = new Map<string, string>();
   readonly #refused = new Set<string>();
@@ -48,8 +48,8 @@ export class StatementNames {
 type QueryExtras = { types?: unknown };
 
 /**
- * Sends one connection's queries: a statement outside a transaction by its name, the rest
- * unnamed. A named statement the server refuses before running it is run again unnamed and
+ * Sends one connection's queries: a statement with values outside a transaction by its name,
+ * the rest unnamed. A named statement the server refuses before running it is run again unnamed and
  * never named again: its result columns changed by another process's migration, or the server
  * connection no longer (or already) holding it, as behind a pooler in transaction mode or after
  * `DISCARD ALL`.
@@ -60,7 +60,8 @@ export function statementSender(client: PoolClient, names: StatementNames, extra
   return async (text, values) => {
     if (TRANSACTION_START.test(text)) inTransaction = true;
     else if (TRANSACTION_END.test(text)) inTransaction = false;
-    const name = inTransaction ? undefined : names.nameOf(text);
+    // Without values pg sends a text by the simple protocol, which runs several statements in one text; a named one cannot.
+    const name = inTransaction || !values?.length ? undefined : names.nameOf(text);
     if (name === undefined) return unnamed(text, values);
     try {
       return (await client.query({ name, text, values, ...extras } as never)) as QueryResult;

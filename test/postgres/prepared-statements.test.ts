@@ -62,6 +62,12 @@ describe.each(serverUrl ? [serverUrl] : [])('prepared statements on a PostgreSQL
     expect(await prepared()).toContain('select a from t where a >= $1 order by a');
   });
 
+  it('runs a text of several statements without values, as pg does unnamed', async () => {
+    await sql`select 1; insert into t values (3)`.execute(db);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from t where a = ${3}`.execute(db);
+    expect(rows).toEqual([{ n: 1 }]);
+  });
+
   it('leaves the statements of a transaction unnamed', async () => {
     await db.transaction().execute(async (trx) => {
       await sql`select a from t where a = ${2}`.execute(trx);
