@@ -1,4 +1,4 @@
-import type { PoolClient, QueryResult } from 'pg';
+import type { Pool, PoolClient, QueryResult } from 'pg';
 
 /**
  * Named prepared statements for what a request sends on its own. Kysely hands `pg` every query
@@ -44,6 +44,19 @@ export class StatementNames {
   }
 }
 
+const namesByPool = new WeakMap<Pool, StatementNames>();
+
+/**
+ * The statement names of a pool: one set however many APIs open over it, since its connections
+ * outlive each (an API closed and another opened on the same pool would otherwise name other
+ * texts `vi_1`…, which `pg` refuses on a connection that holds the first).
+ */
+export function statementNamesOf(pool: Pool): StatementNames {
+  let names = namesByPool.get(pool);
+  if (!names) namesByPool.set(pool, (names = new StatementNames()));
+  return names;
+}
+
 /** Options `pg` takes beside the text and values (the type parsers). */
 type QueryExtras = { types?: unknown };
 
@@ -74,12 +87,14 @@ export function statementSender(client: PoolClient, names: StatementNames, extra
 }
 
 /**
- * The server's refusals of a named statement, none of which ran it: result columns changed
- * (0A000, "cached plan must not change result type"), no such statement (26000), one of that
- * name already there (42P05).
+ * The refusals of a named statement, none of which ran it: the server's, for result columns
+ * changed (0A000, "cached plan must not change result type"), no such statement (26000) or one
+ * of that name already there (42P05); and `pg`'s, for a name its connection holds for another
+ * text (a host's own statement of that name).
  */
 function isRefusedStatement(error: unknown): boolean {
   const { code, message } = error as { code?: unknown; message?: unknown };
   if (code === '26000' || code === '42P05') return true;
+  if (typeof message === 'string' && message.startsWith('Prepared statements must be unique')) return true;
   return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
 }

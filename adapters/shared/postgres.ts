@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import type { Database } from '../../core/index.ts';
-import { StatementNames, statementSender } from './postgres-statements.ts';
+import { statementNamesOf, statementSender } from './postgres-statements.ts';
 
 /** Whether a `database` option names a PostgreSQL server rather than a SQLite file. */
 export function isPostgresUrl(database: string): boolean {
@@ -27,7 +27,7 @@ export async function kyselyOverPool(pool: Pool): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 || oid === NUMERIC ? Number : pg.types.getTypeParser(oid, format)) };
   const clients = new WeakMap<PoolClient, PostgresPoolClient>();
-  const names = new StatementNames();
+  const names = statementNamesOf(pool);
   const numbers: PostgresPool = {
     async connect() {
       const client = await pool.connect();

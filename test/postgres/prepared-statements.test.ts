@@ -87,6 +87,13 @@ describe.each(serverUrl ? [serverUrl] : [])('prepared statements on a PostgreSQL
     expect((await query()).rows).toEqual([{ a: 1, b: 7 }]);
   });
 
+  it('names a new text for a second API opened over the same pool, whose connection holds the first one\'s names', async () => {
+    const again = await kyselyOverPool(pool);
+    const { rows } = await sql<{ a: number }>`select a from t where a = ${1} and a > ${0}`.execute(again);
+    expect(rows).toEqual([{ a: 1 }]);
+    expect(await prepared()).toContain('select a from t where a = $1 and a > $2');
+  });
+
   it('answers a statement the server connection no longer holds (DISCARD ALL, a pooler), by sending it unnamed', async () => {
     const query = () => sql<{ a: number }>`select a from t where a = ${2}`.execute(db);
     expect((await query()).rows).toEqual([{ a: 2 }]);
