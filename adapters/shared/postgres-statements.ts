@@ -18,7 +18,11 @@ const PREPARABLE = /^\s*(select|insert|update|delete|with)\b/i;
 const TRANSACTION_START = /^\s*(begin|start transaction)\b/i;
 const TRANSACTION_END = /^\s*(commit|rollback)\s*$/i;
 
-/** The names of one pool's statements, shared by its connections so each text has one name. */
+/**
+ * The names of one pool's statements. A name is a 64-bit hash of the text, so it means the same
+ * text in every process: behind a pooler in transaction mode a server connection another process
+ * prepared can come to this one, and a name there must never run a different statement.
+ */
 export class StatementNames {
   readonly #names = new Map<string, string>();
   readonly #refused = new Set<string>();
@@ -30,9 +34,9 @@ export class StatementNames {
   nameOf(text: string): string | undefined {
     const known = this.#names.get(text);
     if (known !== undefined) return known;
-    // Names are never reused: a connection may still hold a refused text under its old name.
     if (this.#issued >= this.max || this.#refused.has(text) || !PREPARABLE.test(text)) return undefined;
-    const name = `vi_${++this.#issued}`;
+    this.#issued++;
+    const name = `vi_${fnv1a64(text)}`;
     this.#names.set(text, name);
     return name;
   }
@@ -44,12 +48,18 @@ export class StatementNames {
   }
 }
 
+/** FNV-1a, 64 bits, of the text's UTF-16 code units, in hex: cheap, and computed once a text. */
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) hash = BigInt.asUintN(64, (hash ^ BigInt(text.charCodeAt(i))) * 0x100000001b3n);
+  return hash.toString(16).padStart(16, '0');
+}
+
 const namesByPool = new WeakMap<Pool, StatementNames>();
 
 /**
  * The statement names of a pool: one set however many APIs open over it, since its connections
- * outlive each (an API closed and another opened on the same pool would otherwise name other
- * texts `vi_1`…, which `pg` refuses on a connection that holds the first).
+ * outlive each, so the cap counts every text the pool's connections hold.
  */
 export function statementNamesOf(pool: Pool): StatementNames {
   let names = namesByPool.get(pool);

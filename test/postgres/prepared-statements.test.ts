@@ -10,9 +10,17 @@ describe('statement names', () => {
   it('gives each statement text one name, and the same name every time', () => {
     const names = new StatementNames();
     const first = names.nameOf('select 1');
-    expect(first).toMatch(/^vi_\d+$/);
+    expect(first).toMatch(/^vi_[0-9a-f]{16}$/);
     expect(names.nameOf('select 1')).toBe(first);
     expect(names.nameOf('select 2')).not.toBe(first);
+  });
+
+  it('gives a text the same name in every process, from the text alone, and different texts different names', () => {
+    const texts = Array.from({ length: 300 }, (_, i) => `select a from t where a = $1 and b = ${i}`);
+    const here = texts.map((t) => new StatementNames().nameOf(t));
+    const there = new StatementNames();
+    expect(texts.map((t) => there.nameOf(t))).toEqual(here);
+    expect(new Set(here).size).toBe(texts.length);
   });
 
   it('leaves what cannot be prepared unnamed: DDL, settings, transaction control', () => {
