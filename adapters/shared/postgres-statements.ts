@@ -26,7 +26,6 @@ const TRANSACTION_END = /^\s*(commit|rollback)\s*$/i;
 export class StatementNames {
   readonly #names = new Map<string, string>();
   readonly #refused = new Set<string>();
-  #issued = 0;
 
   constructor(private readonly max = MAX_NAMED) {}
 
@@ -34,8 +33,8 @@ export class StatementNames {
   nameOf(text: string): string | undefined {
     const known = this.#names.get(text);
     if (known !== undefined) return known;
-    if (this.#issued >= this.max || this.#refused.has(text) || !PREPARABLE.test(text)) return undefined;
-    this.#issued++;
+    // A refused text still counts: connections may hold it under its name.
+    if (this.#names.size + this.#refused.size >= this.max || this.#refused.has(text) || !PREPARABLE.test(text)) return undefined;
     const name = `vi_${fnv1a64(text)}`;
     this.#names.set(text, name);
     return name;
