@@ -13,6 +13,7 @@ import { oneActiveKey } from './migrations/0011-one-active-key.ts';
 import { personFieldsPerSite } from './migrations/0012-person-fields-per-site.ts';
 import { storedCsv } from './migrations/0013-stored-csv.ts';
 import { exportChunksLz4 } from './migrations/0014-export-chunks-lz4.ts';
+import { rateLimitsUnlogged } from './migrations/0015-rate-limits-unlogged.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0012_person_fields_per_site': personFieldsPerSite,
   '0013_stored_csv': storedCsv,
   '0014_export_chunks_lz4': exportChunksLz4,
+  '0015_rate_limits_unlogged': rateLimitsUnlogged,
 };
 
 /** The names of every migration, in the order they run. */

@@ -11,7 +11,8 @@ export type UndoableMigration =
   | '0011_one_active_key'
   | '0012_person_fields_per_site'
   | '0013_stored_csv'
-  | '0014_export_chunks_lz4';
+  | '0014_export_chunks_lz4'
+  | '0015_rate_limits_unlogged';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -20,8 +21,11 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  // 0014 only chose how Postgres compresses chunks written from then on.
-  if (dialectOf(db).name === 'postgres') await sql`alter table export_chunks alter column data set compression default`.execute(db);
+  if (dialectOf(db).name === 'postgres') {
+    await sql`alter table rate_limits set logged`.execute(db);
+    // 0014 only chose how Postgres compresses chunks written from then on.
+    if (first <= '0014_export_chunks_lz4') await sql`alter table export_chunks alter column data set compression default`.execute(db);
+  }
   if (first <= '0013_stored_csv') {
     for (const column of ['csv_head', 'csv_tail']) await db.schema.alterTable('people').dropColumn(column).execute();
     await db.schema.alterTable('companies').dropColumn('csv_cells').execute();

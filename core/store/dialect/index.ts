@@ -56,6 +56,13 @@ export interface SqlDialect {
    * never compresses.
    */
   fastCompression(db: Kysely<any>, table: string, column: string): Promise<void>;
+  /**
+   * Keeps `table` out of the write-ahead log where the database allows it, for rows whose loss in
+   * a crash of the database server is acceptable and whose every write would otherwise wait for a
+   * flush. Postgres: an unlogged table (emptied by crash recovery, kept by a clean shutdown, not
+   * copied to replicas). SQLite in WAL mode with NORMAL sync never waits at commit: as is.
+   */
+  unlogged(db: Kysely<any>, table: string): Promise<void>;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */

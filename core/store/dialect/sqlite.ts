@@ -36,6 +36,7 @@ export const sqliteDialect: SqlDialect = {
   bodyJson: (text) => sql<string>`${text}`,
   relaxCommit: async () => undefined,
   fastCompression: async () => undefined,
+  unlogged: async () => undefined,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
