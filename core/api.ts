@@ -142,11 +142,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
   const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
 
-  /** Counts the request against the caller's budget: the account's, or a scoped key's own. */
-  const takeBudget = (caller: Caller): Promise<RateDecision> =>
-    caller.scopeSite
-      ? limiter.take(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour)
-      : limiter.take(`account:${caller.accountId}`, limits.accountPerHour);
+  /** The caller's rate-limit bucket and its hourly limit: the account's, or a scoped key's own. */
+  const budgetOf = (caller: Caller): [bucket: string, limit: number] =>
+    caller.scopeSite ? [`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour] : [`account:${caller.accountId}`, limits.accountPerHour];
 
   /** Where a request stands: the budget it counted against, whether it was an admin request, the faults applied. */
   interface Progress {
@@ -173,12 +171,22 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       rate.decision = { ...now, allowed: false, remaining: 0 };
       throw faultError(fault, { ...site, budget: rate.decision });
     }
-    rate.decision = await takeBudget(caller);
+    const [bucket, limit] = budgetOf(caller);
+    const budget = limiter.take(bucket, limit);
+    // A GET only reads, so it is answered while its count is in flight (on PostgreSQL a round trip,
+    // the request's second of four), and its answer dropped if the count refuses it. Only while the
+    // caller's budget had room when this process last counted it: a client over its limit makes
+    // the API read nothing, and a bucket's first request in a window waits for its count.
+    const early = request.method === 'GET' && !fault && limiter.hadRoom(bucket, limit) ? found.handler({ ...base, caller }) : undefined;
+    // Read (or dropped) below; until then a rejection is not unhandled.
+    early?.catch(() => undefined);
+    rate.decision = await budget;
     if (!rate.decision.allowed) {
       throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
         'retry-after': String(rate.decision.retryAfterSeconds),
       });
     }
+    if (early) return early;
     if (fault === 'export_failed') return startFailing({ ...base, caller }, found);
     if (fault) throw faultError(fault, site);
     return found.handler({ ...base, caller });
@@ -193,8 +201,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   }
 
   /** The caller's budget as it stands, uncounted. */
-  const peekBudget = (caller: Caller): Promise<RateDecision> =>
-    caller.scopeSite ? limiter.peek(`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour) : limiter.peek(`account:${caller.accountId}`, limits.accountPerHour);
+  const peekBudget = (caller: Caller): Promise<RateDecision> => limiter.peek(...budgetOf(caller));
 
   /** See {@link Api.reply}: every request, answered as a Reply. */
   async function reply(request: CoreRequest): Promise<Reply> {

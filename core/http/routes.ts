@@ -8,7 +8,10 @@ import { getPerson, listPeople } from '../handlers/people.ts';
 import { getStats } from '../handlers/stats.ts';
 import type { Handler, PublicHandler } from './context.ts';
 
-/** A route: most need a key; public ones (health, signed downloads) do not. */
+/**
+ * A route: most need a key; public ones (health, signed downloads) do not. A keyed GET must only
+ * read: it is answered while its rate-limit count is in flight, and its answer dropped when refused.
+ */
 export type Route =
   | { method: 'GET' | 'POST'; path: string; public?: false; handler: Handler }
   | { method: 'GET' | 'POST'; path: string; public: true; handler: PublicHandler };

@@ -100,6 +100,16 @@ export class HourlyRateLimiter {
     });
   }
 
+  /**
+   * Whether the bucket had room below `limit` when this process last counted in its window, and
+   * that window is still open: a request now is most likely allowed (another process may have
+   * spent the rest since). False for a bucket this process has not counted in this window.
+   */
+  hadRoom(bucket: string, limit: number): boolean {
+    const known = this.#known.get(bucket);
+    return known !== undefined && this.clock.now() - known.startedMs < HOUR_MS && known.used < limit;
+  }
+
   /** The next place this process holds in the bucket's open window, as a decision; undefined when it holds none. */
   #fromHeld(bucket: string, limit: number, now: number): RateDecision | undefined {
     const held = this.#held.get(bucket);

@@ -26,6 +26,22 @@ async function burst(apis: Api[], key: string, n: number): Promise<Record<number
   return statuses;
 }
 
+/**
+ * A GET is answered while its count is in flight when its API last saw room in the budget: here
+ * `other` spends the rest first, so `api`'s next GETs (one that would be a 404, one a 200) must
+ * still come back 429, with nothing of what they read.
+ */
+async function expectRefusedAfterOtherSpent(api: Api, other: Api, key: string): Promise<void> {
+  expect((await stats(api, key)).headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1));
+  expect(await burst([other], key, LIMIT - 1)).toEqual({ 200: LIMIT - 1 });
+  for (const path of ['/v1/people/per_nobody', '/v1/stats']) {
+    const reply = await api.fetch(new Request(`http://api.test${path}`, { headers: { 'x-api-key': key } }));
+    expect(reply.status, path).toBe(429);
+    expect(reply.headers.get('retry-after'), path).toMatch(/^\d+$/);
+    expect(((await reply.json()) as { error: { code: string } }).error.code, path).toBe('rate_limit_exceeded');
+  }
+}
+
 describe('rate limits on a SQLite file', () => {
   it('survive a restart: a new API on the same file carries on counting the window', async () => {
     const file = join(dir, `restart-${files++}.db`);
@@ -77,6 +93,18 @@ describe('rate limits on a SQLite file', () => {
     }
   });
 
+  it('refuse a GET of an API that last saw room when another API spent the budget since, whatever the GET would have answered', async () => {
+    const file = join(dir, `spent-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+    const other = await secondApi(world, file);
+    try {
+      await expectRefusedAfterOtherSpent(world.api, other, world.accountKey);
+    } finally {
+      await other.close();
+      await world.close();
+    }
+  });
+
   it('are cleared for every API by the admin reset', async () => {
     const file = join(dir, `reset-${files++}.db`);
     const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
@@ -104,6 +132,17 @@ describe.each(POSTGRES_BACKENDS)('rate limits on one Postgres schema ($name)', (
       expect(await burst([world.api, other], world.accountKey, 14)).toEqual({ 200: LIMIT, 429: 14 - LIMIT });
       await world.api.reset();
       expect((await stats(other, world.accountKey)).headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1));
+    } finally {
+      await other.close();
+      await world.close();
+    }
+  });
+
+  it('refuse a GET of an API that last saw room when another API spent the budget since', async () => {
+    const world = await createWorld({ backend, rateLimits: { accountPerHour: LIMIT } });
+    const other = await secondApi(world, world.api.db);
+    try {
+      await expectRefusedAfterOtherSpent(world.api, other, world.accountKey);
     } finally {
       await other.close();
       await world.close();
