@@ -38,15 +38,18 @@ export class EventsStore {
     if (eventType !== undefined) values.eventType = eventType;
     if (after) Object.assign(values, { afterTs: after.sortValue, afterId: after.id });
 
-    // Where the page starts. A keyset condition `(ts, event_id) < (…)` made SQLite test every
-    // row it walked, both arms over (~5 µs a page beyond the first page's); instead the index
-    // range takes `ts <= …` whole and the page skips the few rows at the cursor's own timestamp
-    // that came before it (the cursor's event and any tied with it, counted in the index).
+    // Where the page starts. Postgres seeks the index to the keyset condition `(ts, event_id) < (…)`.
+    // SQLite tests that pair on every row it walks, both arms over (~5 µs a page beyond the first
+    // page's); there the index range takes `ts <= …` whole and the page skips the few rows at the
+    // cursor's own timestamp that came before it (the cursor's event and any tied with it, counted
+    // in the index).
+    const skips = after !== null && !this.#dialect.seeksRowValues;
     const journey = (p: Param, from: 'start' | 'cursor') => {
       let query = this.db.selectFrom('events').where('person_pk', '=', p('personPk'));
       if (sitePks.length > 0) query = query.where('site_pk', 'in', sitePks.map((_, i) => p(`site${i}`)));
       if (eventType !== undefined) query = query.where('event_type', '=', p('eventType'));
-      if (after) query = query.where('ts', from === 'start' ? '<=' : '=', p('afterTs'));
+      if (skips) query = query.where('ts', from === 'start' ? '<=' : '=', p('afterTs'));
+      else if (after) query = query.where(sql<boolean>`(ts, event_id) < (${p('afterTs')}, ${p('afterId')})`);
       return query;
     };
     const skipped = (p: Param) => sql<number>`(${journey(p, 'cursor').select((eb) => eb.fn.countAll<number>().as('n')).where('event_id', '>=', p('afterId'))})`;
@@ -55,11 +58,11 @@ export class EventsStore {
       // The page's bodies joined in its order (see the dialect's orderedConcat: on SQLite, the
       // order the sorted, limited subquery yields them; an ORDER BY there would sort them again).
       const bodies = this.db
-        .selectFrom(ordered(p).select(['body', 'ts', 'event_id']).limit(p('limit')).$if(after !== null, (q) => q.offset(skipped(p))).as('page'))
+        .selectFrom(ordered(p).select(['body', 'ts', 'event_id']).limit(p('limit')).$if(skips, (q) => q.offset(skipped(p))).as('page'))
         .select([this.#dialect.orderedConcat(sql.ref('body'), ',', sql`ts desc, event_id desc`).as('json'), sql<number | null>`count(*)`.as('count'), sql<number | null>`null`.as('ts'), sql<string | null>`null`.as('event_id')]);
       // The page's last event and the one after it, if any: read from the index alone.
       const tail = this.db
-        .selectFrom(ordered(p).select(['ts', 'event_id']).limit(2).offset(after ? sql<number>`${p('lastIndex')} + ${skipped(p)}` : p('lastIndex')).as('tail'))
+        .selectFrom(ordered(p).select(['ts', 'event_id']).limit(2).offset(skips ? sql<number>`${p('lastIndex')} + ${skipped(p)}` : p('lastIndex')).as('tail'))
         .select([sql<string | null>`null`.as('json'), sql<number | null>`null`.as('count'), 'ts', 'event_id']);
       return bodies.unionAll(tail);
     }, values);

@@ -63,6 +63,11 @@ export interface SqlDialect {
    * copied to replicas). SQLite in WAL mode with NORMAL sync never waits at commit: as is.
    */
   unlogged(db: Kysely<any>, table: string): Promise<void>;
+  /**
+   * Whether an index range can start at a row value, `(a, b) < (x, y)`: Postgres seeks the index
+   * to it; SQLite takes the range by `a` alone and tests the pair on every row it walks.
+   */
+  readonly seeksRowValues: boolean;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */

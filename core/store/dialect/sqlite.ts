@@ -37,6 +37,7 @@ export const sqliteDialect: SqlDialect = {
   relaxCommit: async () => undefined,
   fastCompression: async () => undefined,
   unlogged: async () => undefined,
+  seeksRowValues: false,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
