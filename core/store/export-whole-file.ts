@@ -66,20 +66,25 @@ export async function writeWholeFile(trx: Db, shape: WholeFileShape): Promise<Wr
     .select([k1.as('k1'), k2.as('k2'), 'p.id', 'p.csv_head', 'p.csv_tail', 'p.company_pk', attributedSite(shape.filters, shape.selection.sites).as('site_pk')])
     .where((eb) => selectionConditions(eb, shape.filters, shape.selection));
   const line = sql`s.csv_head || ',' || coalesce(lc.csv_cells, ${NO_COMPANY}) || ',' || ${siteCellsOf(shape.siteCells)} || ',' || s.csv_tail || ${CSV_LINE_END}`;
-  const lines = sql`select ${line} as line, row_number() over (order by s.k1 ${direction}, s.k2 ${direction}, s.id ${direction}) as rn, count(*) over () as total
+  const lines = sql`select ${line} as line, row_number() over (order by s.k1 ${direction}, s.k2 ${direction}, s.id ${direction}) as rn
     from (${selected}) s left join companies lc on lc.pk = s.company_pk`;
   const seq = sql`(rn - 1) / ${shape.rowsPerChunk}`;
+  // The people past the cap are counted in their chunks but not written: a count over the whole
+  // selection (`count(*) over ()`) held every line until the last was read, and took a sixth of
+  // an export of 100,000 people (EXPLAIN ANALYZE: 140 of 800 ms, 56 MB written to temp files).
+  const kept = sql<boolean>`rn <= ${shape.cap}`;
   const { rows } = await sql<{ chunks: number | string; rows: number | string; formed: number | string; selected: number | string }>`
     with lines as (${lines}),
     chunked as (
-      select ${seq} as seq, ${dialect.orderedConcat(sql.ref('line'), '', sql`rn`)} as data, count(*) as lines, count(line) as formed, max(total) as selected
-      from lines where rn <= ${shape.cap} group by 1
+      select ${seq} as seq, ${dialect.orderedConcat(sql`case when ${kept} then line end`, '', sql`rn`)} as data,
+        count(*) filter (where ${kept}) as lines, count(line) filter (where ${kept}) as formed, count(*) as selected
+      from lines group by 1
     ),
     inserted as (
       insert into export_chunks (job_id, seq, data)
-      select cast(${shape.jobId} as text), seq, (case when seq = 0 then cast(${shape.header} as text) else '' end) || data from chunked
+      select cast(${shape.jobId} as text), seq, (case when seq = 0 then cast(${shape.header} as text) else '' end) || data from chunked where lines > 0
     )
-    select count(*) as chunks, coalesce(sum(lines), 0) as rows, coalesce(sum(formed), 0) as formed, coalesce(max(selected), 0) as selected from chunked`.execute(trx);
+    select count(*) filter (where lines > 0) as chunks, coalesce(sum(lines), 0) as rows, coalesce(sum(formed), 0) as formed, coalesce(sum(selected), 0) as selected from chunked`.execute(trx);
   const row = rows[0]!;
   return { chunks: Number(row.chunks), rows: Number(row.rows), selected: Number(row.selected), unformed: Number(row.rows) - Number(row.formed) };
 }
