@@ -44,8 +44,8 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   const figures =
     `api.fetch: first page ${ms(ours.first)}, deep ${ms(ours.deep)}, last ${ms(ours.last)} (medians); ` +
     `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${cursorShare}`;
-  // A cursor's page is another statement on PostgreSQL, planned anew on each request as every statement is (postgres-notes.ts).
-  if (onPostgres) return postgresNote(`${figures}A page with a cursor is a statement of its own shape, with one condition more to plan.`);
+  // A cursor's page is another statement on PostgreSQL, with a generic plan of its own (postgres-notes.ts).
+  if (onPostgres) return postgresNote(`${figures}A page with a cursor is a statement of its own shape: it starts at the row value (ts, event_id) < (…), which PostgreSQL seeks in the index.`);
   return (
     figures +
     'Since 2026-11-26 the passes visit the cases in shuffled order: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage (1.22× and 1.23× in two runs). ' +

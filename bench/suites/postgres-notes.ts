@@ -6,15 +6,19 @@
 
 /**
  * From the server's statement log (`log_min_duration_statement = 0`) over journey pages of the
- * default data, and one `pg` client timing the page statement both ways (2026-11-28, a 2-core
- * Intel Xeon machine, the local PostgreSQL 15).
+ * default data, one `pg` client timing the page statement both ways (2026-11-28, a 2-core Intel
+ * Xeon machine), and each statement of a request timed in the API's own `pg` client, 8,900 journey
+ * pages (later that day, a 2-core AMD EPYC machine; both with the local PostgreSQL 15).
  */
 export const POSTGRES_PROFILE =
-  'On PostgreSQL a page sends four statements (the key, the rate-limit count unless a place was counted ahead, the person or the account\'s sites, the page) where the floor sends two, ' +
-  'and Kysely\'s PostgresDialect sent each unnamed, so the server parsed and planned it on every request: in the statement log the journey page statement took 0.11 ms to parse, ' +
-  '0.27 ms to bind (where an unnamed statement is planned) and 0.28 ms to execute. Sent as a named prepared statement through pg, the same statement took 0.31 against 0.58 ms ' +
-  '(1,000 calls on one client). Since then a statement sent outside a transaction is prepared by name (adapters/shared/postgres-statements.ts): the journey page at depth went ' +
-  'from 1.87× to 1.26× its floor in the next run. What is left is the round trips: four a page where the floor makes two, each a wait on the server\'s process.';
+  'On PostgreSQL a page sends four statements (the key, the rate-limit count unless a place was counted ahead, the person or the account\'s sites, the page) where the floor sends two. ' +
+  'Kysely\'s PostgresDialect sent each unnamed, so the server parsed and planned it on every request (journey page statement: parse 0.11 ms, bind 0.27, execute 0.28 in the statement log); ' +
+  'named, it took 0.31 against 0.58 ms, and a statement sent outside a transaction has been prepared by name since (adapters/shared/postgres-statements.ts). ' +
+  'Then a GET came to be answered while its count is in flight, and the count\'s table unlogged: the count overlaps the person and the page instead of preceding them. ' +
+  'Each statement as the API\'s pg client waits for it (medians): key 0.165 ms, count 0.160, person 0.141, page 0.290 (first) and 0.334 (after a cursor, before the page started at the row value). ' +
+  'What no change of ours removes: every request looks its key up in the database (a key revoked in one process is refused by all at once), and the page statement answering alone ' +
+  '(SQL + stored text) took 0.27–0.31 ms in these runs, so a page costs at least ~0.44 ms of waiting on the server, against a bound of 0.6× a floor of ~0.70 ms, 0.42 ms: ' +
+  'the events page target is out of reach on PostgreSQL while keys are checked against the database on each request.';
 
 /** The note for a paging target on PostgreSQL: this run's figures, then the profile. */
 export function postgresNote(figures: string): string {
