@@ -31,9 +31,14 @@ export function benchDatabaseOf(options: Pick<SuiteOptions, 'data'>): string {
   return options.data.postgres ?? options.data.path;
 }
 
+/** Whether the run's API reads the PostgreSQL copy of the bench data. */
+export function onPostgres(options: Pick<SuiteOptions, 'data'>): boolean {
+  return options.data.postgres !== undefined;
+}
+
 /** `PostgreSQL` or `SQLite`, for suite titles. */
 export function backendLabel(options: Pick<SuiteOptions, 'data'>): string {
-  return options.data.postgres === undefined ? 'SQLite' : 'PostgreSQL';
+  return onPostgres(options) ? 'PostgreSQL' : 'SQLite';
 }
 
 /** The journey floors of one person on the run's backend. */

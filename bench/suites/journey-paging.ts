@@ -5,7 +5,7 @@
 import type { Api } from '../../core/index.ts';
 import { target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { decodePosition, type Position } from '../servers/naive-page.ts';
-import { backendLabel, benchDatabaseOf, openJourneyFloor, type JourneyFloors } from './floors.ts';
+import { backendLabel, benchDatabaseOf, onPostgres, openJourneyFloor, type JourneyFloors } from './floors.ts';
 import { depthNote, floorNote } from './journey-notes.ts';
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
@@ -91,7 +91,7 @@ export async function journeyPagingSuite(options: SuiteOptions): Promise<SuiteRe
       }
     }
     const cases = [...(await measure(pageCases, pageTiming(tiny), options.onCase)), ...(await measure(walkCases, walkTiming(tiny), options.onCase))];
-    return { suite: 'journey-paging', title: `Journey paging (GET /v1/people/{id}/events, 100 per page, in-process, ${backendLabel(options)})`, cases, targets: journeyTargets(cases, largest.events, deep, backendLabel(options)) };
+    return { suite: 'journey-paging', title: `Journey paging (GET /v1/people/{id}/events, 100 per page, in-process, ${backendLabel(options)})`, cases, targets: journeyTargets(cases, largest.events, deep, onPostgres(options)) };
   } finally {
     for (const floor of floors) await floor.close();
     await api.close();
@@ -118,7 +118,7 @@ async function walkOffset(floor: JourneyFloors): Promise<void> {
 }
 
 /** The issue's targets, judged on the largest journey (the one the depth chart shows); the notes follow the backend. */
-function journeyTargets(cases: CaseResult[], events: number, deep: number, backend: string): TargetResult[] {
+function journeyTargets(cases: CaseResult[], events: number, deep: number, postgres: boolean): TargetResult[] {
   const at = (depth: number, series: string) => {
     const found = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depth && c.params.series === series);
     if (!found) throw new Error(`no ${series} case at depth ${depth}`);
@@ -131,8 +131,7 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, backe
   const withCursor = cases
     .filter((c) => c.params?.chart === 'depth' && c.params.series === 'api.fetch' && Number(c.params.depth) > 0)
     .sort((a, b) => Number(a.params!.depth) - Number(b.params!.depth))[0];
-  const onPostgres = backend === 'PostgreSQL';
-  const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor, onPostgres);
+  const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor, postgres);
   const sqlText = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depths.deep && c.params.series === 'SQL text');
   return [
     target(`page at depth ${depths.deep.toLocaleString('en')} of the ${size(events)} journey ≤ 1.1× its first page`, ours.deep.medianMs!, ours.first.medianMs!, 1.1, 'at-most', depthNoteText),
@@ -143,7 +142,7 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, backe
       floor.deep.medianMs!,
       0.6,
       'at-most',
-      floorNote(ours.deep, floor.deep, sqlText, onPostgres),
+      floorNote(ours.deep, floor.deep, sqlText, postgres),
     ),
   ];
 }

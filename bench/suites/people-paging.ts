@@ -9,7 +9,7 @@ import { target, type CaseResult, type SuiteResult, type TargetResult } from '..
 import type { Api } from '../../adapters/node/index.ts';
 import { getText, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
-import { backendLabel, benchDatabaseOf, openJourneyFloor, openListFloor } from './floors.ts';
+import { backendLabel, benchDatabaseOf, onPostgres, openJourneyFloor, openListFloor } from './floors.ts';
 import type { ListRequest } from './people-floor.ts';
 import { leastParts, peopleFloorNote, peopleEventsNote } from './people-notes.ts';
 import { PeopleSqlText } from './people-sql-text.ts';
@@ -95,7 +95,7 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
       suite: 'people-paging',
       title: `People and companies paging (first page of 100, in-process, ${backendLabel(options)})`,
       cases: measured,
-      targets: peopleTargets(measured, `${eventsAt} · api.fetch`, backendLabel(options) === 'PostgreSQL'),
+      targets: peopleTargets(measured, `${eventsAt} · api.fetch`, onPostgres(options)),
     };
   } finally {
     await floor.close();
