@@ -35,6 +35,7 @@ import { ExportRunner, FILE_CHUNKS, FULL_STEP, yieldToEventLoop } from './export
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
+import { SITE_FILTER_PARAMS } from './handlers/filters.ts';
 import { loadOrCreateSecret } from './store/meta-store.ts';
 import { WebhooksStore } from './store/webhooks-store.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
@@ -165,7 +166,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     }
     // An injected 401 or 403 comes where the real one would: before the key, uncounted.
     if (fault && BEFORE_KEY.includes(fault)) throw faultError(fault as 'unauthorized' | 'forbidden', site);
-    const caller = await authenticate(request, services.keys, digests);
+    // A request naming a site filter will list the account's sites: its key's lookup brings them.
+    const caller = await authenticate(request, services.keys, digests, SITE_FILTER_PARAMS.some((name) => url.searchParams.has(name)));
     if (fault === 'rate_limit_exceeded') {
       const now = await peekBudget(caller);
       rate.decision = { ...now, allowed: false, remaining: 0 };

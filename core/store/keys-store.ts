@@ -1,3 +1,4 @@
+import type { Site } from '../scope/view.ts';
 import { CompiledQueries } from './compiled-queries.ts';
 import type { Db } from './schema.ts';
 
@@ -8,7 +9,9 @@ export interface KeyRecord {
   accountId: string;
   hash: string;
   revokedAt: number | null;
-  site: { pk: number; domain: string; clientRef: string | null } | null;
+  site: Site | null;
+  /** Every site of the key's account, ordered by domain, when the lookup was asked to bring them; else null. */
+  accountSites: Site[] | null;
 }
 
 /** The public description of a key: never its value or hash. */
@@ -71,26 +74,42 @@ export class KeysStore {
     this.#queries = new CompiledQueries(db);
   }
 
-  /** Candidate keys whose lookup prefix matches; the caller compares hashes in constant time. */
-  async findByLookup(lookup: string): Promise<KeyRecord[]> {
+  /**
+   * Candidate keys whose lookup prefix matches; the caller compares hashes in constant time. A
+   * domain-scoped key always brings its account's sites, and any key does with `withSites`: a
+   * request that will narrow its view by site then needs no second round trip to list them.
+   */
+  async findByLookup(lookup: string, withSites = false): Promise<KeyRecord[]> {
     const rows = await this.#queries.rows(
-      'by-lookup',
+      withSites ? 'by-lookup-with-sites' : 'by-lookup',
       (p) =>
         this.db
           .selectFrom('api_keys as k')
           .leftJoin('sites as s', 's.pk', 'k.site_pk')
+          // One row per site of the account (or one row with nulls): keys are few per lookup prefix, sites few per account.
+          .leftJoin('sites as a', (join) => {
+            const sameAccount = join.onRef('a.account_id', '=', 'k.account_id');
+            return withSites ? sameAccount : sameAccount.on('k.site_pk', 'is not', null);
+          })
           .select(['k.pk', 'k.id', 'k.account_id', 'k.hash', 'k.revoked_at', 's.pk as site_pk', 's.domain', 's.client_ref'])
-          .where('k.lookup', '=', p('lookup')),
+          .select(['a.pk as a_pk', 'a.domain as a_domain', 'a.client_ref as a_client_ref'])
+          .where('k.lookup', '=', p('lookup'))
+          .orderBy('k.pk')
+          .orderBy('a.domain'),
       { lookup },
     );
-    return rows.map((r) => ({
-      pk: r.pk,
-      id: r.id,
-      accountId: r.account_id,
-      hash: r.hash,
-      revokedAt: r.revoked_at,
-      site: r.site_pk === null ? null : { pk: r.site_pk, domain: r.domain!, clientRef: r.client_ref },
-    }));
+    const keys = new Map<number, KeyRecord>();
+    for (const r of rows) {
+      let key = keys.get(r.pk);
+      if (!key) {
+        const site = r.site_pk === null ? null : { pk: r.site_pk, domain: r.domain!, clientRef: r.client_ref };
+        key = { pk: r.pk, id: r.id, accountId: r.account_id, hash: r.hash, revokedAt: r.revoked_at, site, accountSites: null };
+        if (withSites || site) key.accountSites = [];
+        keys.set(r.pk, key);
+      }
+      if (r.a_pk !== null) key.accountSites!.push({ pk: r.a_pk, domain: r.a_domain!, clientRef: r.a_client_ref });
+    }
+    return [...keys.values()];
   }
 
   /**
