@@ -85,7 +85,7 @@ export class CompaniesStore {
   #scopedPage(p: Param, view: VisibleView, since: boolean, after: boolean): CompaniesQuery {
     const sitePks = sitePlaceholders(view, p);
     const conditions = since ? [sql<boolean>`a.last_seen > ${p('since')}`] : [];
-    const latest = latestPage(COMPANY_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') });
+    const latest = latestPage(COMPANY_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') }, this.#dialect);
     // The page is chosen before any company is written as JSON; sorting its few rows again is cheap.
     return this.#scopedCompanies(withFigures(COMPANY_ACTIVITY, sitePks, latest, 'cs')).orderBy(sql.ref('cs.last_seen'), 'desc').orderBy(sql.ref('cs.id'), 'desc');
   }

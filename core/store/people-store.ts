@@ -126,7 +126,7 @@ export class PeopleStore {
     const conditions: RawBuilder<boolean>[] = [];
     if (hot) conditions.push(HOT_ROW);
     if (since) conditions.push(sql<boolean>`a.last_seen > ${p('since')}`);
-    const latest = latestPage(PERSON_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') });
+    const latest = latestPage(PERSON_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') }, this.#dialect);
     // The page is chosen before any person is written as JSON; sorting its few rows again is cheap.
     return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps'), AS_BODY).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
   }
@@ -146,7 +146,7 @@ export class PeopleStore {
       conditions,
       after: after ? [p('afterTs'), p('afterId')] : null,
       take: p('take'),
-    });
+    }, this.#dialect);
     return this.db
       .selectFrom(sql<LatestRow>`(${latest})`.as('k'))
       .innerJoin('people as p', 'p.pk', 'k.owner_pk')

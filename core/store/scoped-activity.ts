@@ -1,4 +1,5 @@
 import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
+import type { SqlDialect } from './dialect/index.ts';
 
 /**
  * SQL for a scoped key whose ceiling holds several sites (its domain and its subdomains): the
@@ -99,18 +100,20 @@ function latestColumns(activity: Activity): RawBuilder<LatestRow> {
 /**
  * The latest rows of one page, the activity's order (`sortedBy`) descending then id descending:
  * one arm per site, each read in that order from the site's index, merged by a compound select
- * under the same order. The arms are co-routines, so the merge reads from each only the rows the
- * page needs.
+ * under the same order, which reads from each only the rows the page needs (SQLite's arms are
+ * co-routines; Postgres's are limited to the page each, see the dialect's `limitsUnionArms`).
  */
-export function latestPage(activity: Activity, page: LatestPage): RawBuilder<LatestRow> {
+export function latestPage(activity: Activity, page: LatestPage, dialect: SqlDialect): RawBuilder<LatestRow> {
   const id = sql.ref(activity.id);
   const sortedBy = sql.ref(activity.sortedBy);
-  const arms = page.sitePks.map((sitePk) => {
+  const arms = page.sitePks.map((sitePk, i) => {
     // Over one site every row is its owner's latest there.
     const latest = page.sitePks.length > 1 ? [isLatest(activity, page.sitePks)] : [];
     const conditions = [sql<boolean>`a.site_pk = ${sitePk}`, ...latest, ...page.conditions];
     if (page.after) conditions.push(sql<boolean>`(a.${sortedBy}, a.${id}) < (${page.after[0]}, ${page.after[1]})`);
-    return sql`select ${latestColumns(activity)} from ${sql.table(activity.table)} a where ${sql.join(conditions, sql` and `)}`;
+    const arm = sql`select ${latestColumns(activity)} from ${sql.table(activity.table)} a where ${sql.join(conditions, sql` and `)}`;
+    if (!dialect.limitsUnionArms) return arm;
+    return sql`select * from (${arm} order by a.${sortedBy} desc, a.${id} desc limit ${page.take}) ${sql.ref(`arm${i}`)}`;
   });
   return sql<LatestRow>`${sql.join(arms, sql` union all `)} order by last_seen desc, id desc limit ${page.take}`;
 }

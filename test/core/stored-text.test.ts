@@ -153,7 +153,7 @@ async function expectScopedPagesRendered(api: Api, key: string, domain: string):
   expect(sites.length).toBeGreaterThan(1);
   const sitePks = sites.map((s) => sql.lit(s.pk));
   // Every owner's latest row among the sites, in list order (the keyset walk with no bound).
-  const all = (activity: typeof PERSON_ACTIVITY) => latestPage(activity, { sitePks, conditions: [], after: null, take: sql.lit(1_000_000) });
+  const all = (activity: typeof PERSON_ACTIVITY) => latestPage(activity, { sitePks, conditions: [], after: null, take: sql.lit(1_000_000) }, dialect);
   const people = await db
     .selectFrom(withFigures(PERSON_ACTIVITY, sitePks, all(PERSON_ACTIVITY), 'ps'))
     .innerJoin('people as p', 'p.pk', 'ps.owner_pk')

@@ -68,6 +68,14 @@ export interface SqlDialect {
    * to it; SQLite takes the range by `a` alone and tests the pair on every row it walks.
    */
   readonly seeksRowValues: boolean;
+  /**
+   * Whether a page merged from a `union all` of index-ordered arms needs each arm ordered and
+   * limited itself: Postgres plans a union's arms on their own, and over a few hundred rows a site
+   * reads each arm whole and sorts it (a bitmap scan); an arm with its own limit is an index scan
+   * that stops early, merged in order (Merge Append). SQLite already runs the arms as co-routines
+   * the merge reads only as far as it needs.
+   */
+  readonly limitsUnionArms: boolean;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */

@@ -50,6 +50,7 @@ export const postgresDialect: SqlDialect = {
     if (rows[0]?.lz4) await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set compression lz4`.execute(db);
   },
   seeksRowValues: true,
+  limitsUnionArms: true,
   async unlogged(db, table) {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },

@@ -38,6 +38,7 @@ export const sqliteDialect: SqlDialect = {
   fastCompression: async () => undefined,
   unlogged: async () => undefined,
   seeksRowValues: false,
+  limitsUnionArms: false,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
