@@ -49,18 +49,18 @@ export async function resolveView(
   filters: SiteFilters,
   loadSites: (accountId: string) => Promise<Site[]>,
 ): Promise<View> {
-  const { accountId, scopeSite } = caller;
-  if (caller.accountSites) loadSites = async () => caller.accountSites!;
+  const { accountId, scopeSite, accountSites } = caller;
+  const sitesOf = accountSites ? async () => accountSites : loadSites;
   const filtered = filters.domain !== undefined || filters.clientRef !== undefined;
   if (scopeSite) {
     // The scope is the `domain` filter applied with the key's domain, and a ceiling: the client
     // filters then narrow that set, possibly to nothing, but never widen it.
-    const ceiling = (await loadSites(accountId)).filter((site) => site.pk === scopeSite.pk || domainMatches(site.domain, scopeSite.domain));
+    const ceiling = (await sitesOf(accountId)).filter((site) => site.pk === scopeSite.pk || domainMatches(site.domain, scopeSite.domain));
     const sites = ceiling.filter((site) => siteMatches(site, filters));
     return sites.length > 0 ? { kind: 'scoped', accountId, sites } : { kind: 'empty', accountId };
   }
   if (!filtered) return { kind: 'account', accountId };
-  const sites = (await loadSites(accountId)).filter((site) => siteMatches(site, filters));
+  const sites = (await sitesOf(accountId)).filter((site) => siteMatches(site, filters));
   return sites.length > 0 ? { kind: 'sites', accountId, sites } : { kind: 'empty', accountId };
 }
 
