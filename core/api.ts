@@ -184,6 +184,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     early?.catch(() => undefined);
     rate.decision = await budget;
     if (!rate.decision.allowed) {
+      // Its answer is dropped, but an internal error it met is still one to log.
+      early?.catch((error) => {
+        if (!(error instanceof ApiError)) onError(error, asRequest(request));
+      });
       throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
         'retry-after': String(rate.decision.retryAfterSeconds),
       });

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createApi, type Api } from '../../adapters/node/index.ts';
 import { POSTGRES_BACKENDS } from '../support/backends.ts';
 import { createWorld, type World } from '../support/world.ts';
@@ -101,6 +102,26 @@ describe('rate limits on a SQLite file', () => {
       await expectRefusedAfterOtherSpent(world.api, other, world.accountKey);
     } finally {
       await other.close();
+      await world.close();
+    }
+  });
+
+  it('still log the internal error a GET met while it was counted, when the count refuses it', async () => {
+    const file = join(dir, `logged-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+    const errors: unknown[] = [];
+    const api = await createApi({ database: file, clock: world.clock, rateLimits: { accountPerHour: LIMIT }, onError: (error) => errors.push(error) });
+    try {
+      expect((await stats(api, world.accountKey)).status).toBe(200);
+      expect(await burst([world.api], world.accountKey, LIMIT - 1)).toEqual({ 200: LIMIT - 1 });
+      // A table the GET reads goes missing under it: its read fails as it is counted, and the count refuses it.
+      await sql`alter table people rename to people_gone`.execute(world.api.db);
+      const reply = await api.fetch(new Request('http://api.test/v1/people/per_001', { headers: { 'x-api-key': world.accountKey } }));
+      expect(reply.status).toBe(429);
+      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      expect(String(errors[0])).toMatch(/people/);
+    } finally {
+      await api.close();
       await world.close();
     }
   });
