@@ -126,6 +126,26 @@ describe('rate limits on a SQLite file', () => {
     }
   });
 
+  it('make an API read nothing for a client it last saw over its limit: the GET is refused before its read starts', async () => {
+    const file = join(dir, `over-${files++}.db`);
+    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+    const errors: unknown[] = [];
+    const api = await createApi({ database: file, clock: world.clock, rateLimits: { accountPerHour: LIMIT }, onError: (error) => errors.push(error) });
+    try {
+      expect(await burst([api], world.accountKey, LIMIT + 1)).toEqual({ 200: LIMIT, 429: 1 });
+      // Any read of people would now fail, and be logged (as the test above shows) even though refused.
+      await sql`alter table people rename to people_gone`.execute(world.api.db);
+      const reply = await api.fetch(new Request('http://api.test/v1/people/per_001', { headers: { 'x-api-key': world.accountKey } }));
+      expect(reply.status).toBe(429);
+      // A read started alongside the count would have failed by the time a whole request more is answered.
+      expect((await stats(api, world.accountKey)).status).toBe(429);
+      expect(errors).toEqual([]);
+    } finally {
+      await api.close();
+      await world.close();
+    }
+  });
+
   it('are cleared for every API by the admin reset', async () => {
     const file = join(dir, `reset-${files++}.db`);
     const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
