@@ -43,6 +43,21 @@ async function expectRefusedAfterOtherSpent(api: Api, other: Api, key: string): 
   }
 }
 
+/** A world on a new SQLite file and a second API on it whose internal errors land in `errors`. */
+async function worldWithLoggingApi(name: string) {
+  const file = join(dir, `${name}-${files++}.db`);
+  const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
+  const errors: unknown[] = [];
+  const api = await createApi({ database: file, clock: world.clock, rateLimits: { accountPerHour: LIMIT }, onError: (error) => errors.push(error) });
+  return { world, api, errors, close: async () => (await api.close(), await world.close()) };
+}
+
+/** Renames the people table under every API of the world's file: any read of people fails from then on. */
+const losePeople = (world: World) => sql`alter table people rename to people_gone`.execute(world.api.db);
+
+/** A GET of one person through one API, in-process. */
+const person = (api: Api, key: string) => api.fetch(new Request('http://api.test/v1/people/per_001', { headers: { 'x-api-key': key } }));
+
 describe('rate limits on a SQLite file', () => {
   it('survive a restart: a new API on the same file carries on counting the window', async () => {
     const file = join(dir, `restart-${files++}.db`);
@@ -107,42 +122,32 @@ describe('rate limits on a SQLite file', () => {
   });
 
   it('still log the internal error a GET met while it was counted, when the count refuses it', async () => {
-    const file = join(dir, `logged-${files++}.db`);
-    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
-    const errors: unknown[] = [];
-    const api = await createApi({ database: file, clock: world.clock, rateLimits: { accountPerHour: LIMIT }, onError: (error) => errors.push(error) });
+    const { world, api, errors, close } = await worldWithLoggingApi('logged');
     try {
       expect((await stats(api, world.accountKey)).status).toBe(200);
       expect(await burst([world.api], world.accountKey, LIMIT - 1)).toEqual({ 200: LIMIT - 1 });
       // A table the GET reads goes missing under it: its read fails as it is counted, and the count refuses it.
-      await sql`alter table people rename to people_gone`.execute(world.api.db);
-      const reply = await api.fetch(new Request('http://api.test/v1/people/per_001', { headers: { 'x-api-key': world.accountKey } }));
-      expect(reply.status).toBe(429);
+      await losePeople(world);
+      expect((await person(api, world.accountKey)).status).toBe(429);
       await vi.waitFor(() => expect(errors).toHaveLength(1));
       expect(String(errors[0])).toMatch(/people/);
     } finally {
-      await api.close();
-      await world.close();
+      await close();
     }
   });
 
   it('make an API read nothing for a client it last saw over its limit: the GET is refused before its read starts', async () => {
-    const file = join(dir, `over-${files++}.db`);
-    const world = await createWorld({ database: file, rateLimits: { accountPerHour: LIMIT } });
-    const errors: unknown[] = [];
-    const api = await createApi({ database: file, clock: world.clock, rateLimits: { accountPerHour: LIMIT }, onError: (error) => errors.push(error) });
+    const { world, api, errors, close } = await worldWithLoggingApi('over');
     try {
       expect(await burst([api], world.accountKey, LIMIT + 1)).toEqual({ 200: LIMIT, 429: 1 });
       // Any read of people would now fail, and be logged (as the test above shows) even though refused.
-      await sql`alter table people rename to people_gone`.execute(world.api.db);
-      const reply = await api.fetch(new Request('http://api.test/v1/people/per_001', { headers: { 'x-api-key': world.accountKey } }));
-      expect(reply.status).toBe(429);
+      await losePeople(world);
+      expect((await person(api, world.accountKey)).status).toBe(429);
       // A read started alongside the count would have failed by the time a whole request more is answered.
       expect((await stats(api, world.accountKey)).status).toBe(429);
       expect(errors).toEqual([]);
     } finally {
-      await api.close();
-      await world.close();
+      await close();
     }
   });
 
