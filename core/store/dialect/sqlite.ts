@@ -39,6 +39,7 @@ export const sqliteDialect: SqlDialect = {
   unlogged: async () => undefined,
   seeksRowValues: false,
   limitsUnionArms: false,
+  joinsPageBodies: true,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
