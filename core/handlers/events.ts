@@ -18,11 +18,11 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   const siteFilters = readSiteFilters(query);
   const eventType = query.string('event_type', { pattern: EVENT_TYPE, hint: 'an event type such as page_view (letters, digits, _ . : -)' });
   const page = await readPage(ctx, `events:${id}`, { ...siteFilters, eventType });
-  // The person must be visible to the key itself; client filters only narrow their events.
-  const person = await services.people.summary(await viewFor(ctx, {}), id);
+  // The person must be visible to the key itself; client filters only narrow their events. The
+  // page is read beside the person (its rows stay within the view whoever the id names) and
+  // dropped when the person is not visible.
+  const [person, events] = await Promise.all([services.people.summary(await viewFor(ctx, {}), id), viewFor(ctx, siteFilters).then((view) => services.events.page(view, id, eventType, page.after, page.limit))]);
   if (!person) throw notFound(`No person with id ${quoteInput(id)} is visible to this key.`);
-  const view = await viewFor(ctx, siteFilters);
-  const events = await services.events.page(view, person.pk, eventType, page.after, page.limit);
   const pagination = await paginationOf(events.count, events.next, page, services.cursors, nowSeconds);
   return rawJson(`{"person":${JSON.stringify(person.summary)},"data":[${events.json}],"pagination":${JSON.stringify(pagination)}}`);
 }

@@ -3,7 +3,7 @@ import type { CursorPosition } from '../paging/cursor.ts';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
 import type { Db } from './schema.ts';
-import { dialectOf, type SqlDialect } from './dialect/index.ts';
+import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
 
 /** A page of a journey as the database built it: the events' stored JSON joined by commas. */
 export interface EventsPage {
@@ -30,12 +30,16 @@ export class EventsStore {
    * creating a hundred JS strings to join them again costs twice what the query does), one
    * statement joins the page's bodies and reads its last position and whether another event
    * follows, from the same snapshot. Elsewhere it reads the page and one row more.
+   *
+   * The person is named by id within the view's account, so the page needs no lookup of its own
+   * first and can be read while the person's summary is (on PostgreSQL, one round trip at once).
    */
-  async page(view: View, personPk: number, eventType: string | undefined, after: CursorPosition | null, limit: number): Promise<EventsPage> {
-    if (view.kind === 'empty') return { json: '', count: 0, next: null };
+  async page(view: View, personId: string, eventType: string | undefined, after: CursorPosition | null, limit: number): Promise<EventsPage> {
+    if (view.kind === 'empty' || !canNameStoredText(personId)) return { json: '', count: 0, next: null };
     const sitePks = view.kind === 'account' ? [] : view.sites.map((s) => s.pk);
     const joins = this.#dialect.joinsPageBodies;
-    const values: Record<string, unknown> = joins ? { personPk, limit, lastIndex: limit - 1 } : { personPk, take: limit + 1 };
+    const person = { accountId: view.accountId, personId };
+    const values: Record<string, unknown> = joins ? { ...person, limit, lastIndex: limit - 1 } : { ...person, take: limit + 1 };
     sitePks.forEach((pk, i) => (values[`site${i}`] = pk));
     if (eventType !== undefined) values.eventType = eventType;
     if (after) Object.assign(values, { afterTs: after.sortValue, afterId: after.id });
@@ -47,7 +51,8 @@ export class EventsStore {
     // in the index).
     const skips = after !== null && !this.#dialect.seeksRowValues;
     const journey = (p: Param, from: 'start' | 'cursor') => {
-      let query = this.db.selectFrom('events').where('person_pk', '=', p('personPk'));
+      const personPk = this.db.selectFrom('people').select('pk').where('account_id', '=', p('accountId')).where('id', '=', p('personId'));
+      let query = this.db.selectFrom('events').where('person_pk', '=', personPk);
       if (sitePks.length > 0) query = query.where('site_pk', 'in', sitePks.map((_, i) => p(`site${i}`)));
       if (eventType !== undefined) query = query.where('event_type', '=', p('eventType'));
       if (skips) query = query.where('ts', from === 'start' ? '<=' : '=', p('afterTs'));
