@@ -21,8 +21,10 @@ export async function listEvents(ctx: RequestContext): Promise<Reply> {
   // The person must be visible to the key itself; client filters only narrow their events. The
   // page is read beside the person (its rows stay within the view whoever the id names) and
   // dropped when the person is not visible.
-  const [person, events] = await Promise.all([services.people.summary(await viewFor(ctx, {}), id), viewFor(ctx, siteFilters).then((view) => services.events.page(view, id, eventType, page.after, page.limit))]);
-  if (!person) throw notFound(`No person with id ${quoteInput(id)} is visible to this key.`);
-  const pagination = await paginationOf(events.count, events.next, page, services.cursors, nowSeconds);
-  return rawJson(`{"person":${JSON.stringify(person.summary)},"data":[${events.json}],"pagination":${JSON.stringify(pagination)}}`);
+  const person = viewFor(ctx, {}).then((keyView) => services.people.summary(keyView, id));
+  const events = viewFor(ctx, siteFilters).then((view) => services.events.page(view, id, eventType, page.after, page.limit));
+  const [summary, journey] = await Promise.all([person, events]);
+  if (!summary) throw notFound(`No person with id ${quoteInput(id)} is visible to this key.`);
+  const pagination = await paginationOf(journey.count, journey.next, page, services.cursors, nowSeconds);
+  return rawJson(`{"person":${JSON.stringify(summary)},"data":[${journey.json}],"pagination":${JSON.stringify(pagination)}}`);
 }

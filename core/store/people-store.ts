@@ -90,8 +90,8 @@ export class PeopleStore {
     return row?.json as string | undefined;
   }
 
-  /** The internal key and summary of a person visible in the view. */
-  async summary(view: View, id: string): Promise<{ pk: number; summary: PersonSummary } | undefined> {
+  /** The summary of a person visible in the view. */
+  async summary(view: View, id: string): Promise<PersonSummary | undefined> {
     if (!canNameStoredText(id)) return undefined;
     const sites = view.kind === 'scoped' ? view.sites : [];
     const values: Record<string, unknown> = { accountId: view.accountId, id };
@@ -101,7 +101,7 @@ export class PeopleStore {
       (p) => {
         let query = this.db
           .selectFrom('people as p')
-          .select(['p.pk', 'p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.company'])
+          .select(['p.id', 'p.first_name', 'p.last_name', 'p.email', 'p.company'])
           .where('p.account_id', '=', p('accountId'))
           .where('p.id', '=', p('id'));
         if (sites.length > 0) query = query.where(visitedAnyOf(sites.map((_, i) => p(`site${i}`))));
@@ -109,12 +109,7 @@ export class PeopleStore {
       },
       values,
     );
-    return (
-      r && {
-        pk: r.pk,
-        summary: { id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, company: r.company },
-      }
-    );
+    return r && { id: r.id, firstName: r.first_name, lastName: r.last_name, email: r.email, company: r.company };
   }
 
   /**
