@@ -5,7 +5,7 @@ import { CompiledQueries, type Param } from './compiled-queries.ts';
 import type { Db } from './schema.ts';
 import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
 
-/** A page of a journey as the database built it: the events' stored JSON joined by commas. */
+/** A page of a journey: the events' stored JSON joined by commas (by the database, or in JavaScript where reading the rows is cheaper). */
 export interface EventsPage {
   /** `{…},{…}`: the page's events, newest first, as the API returns them (empty for none). */
   json: string;
