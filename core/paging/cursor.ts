@@ -8,13 +8,26 @@ export interface CursorPosition {
   id: string;
 }
 
+/** How many cursors a signer remembers the MACs of; past that, the oldest is forgotten. */
+export const REMEMBERED_CURSORS = 4096;
+
 /**
  * Signs and verifies page cursors. A cursor carries only the position of a row the caller
  * could already see and an expiry; its HMAC-SHA256 covers that and a context string naming
  * the endpoint, its filters and the caller's scope, so a cursor used anywhere else fails.
+ *
+ * A client paging on presents the cursor this process signed one request before, so the signer
+ * remembers the MACs of the cursors it issued lately, by the exact text they cover, and compares
+ * against that instead of computing the same HMAC again: on Node one HMAC takes ~5 µs in a tight
+ * loop but 18–23 µs between requests, where the rest of a request has evicted OpenSSL's working
+ * set from the CPU caches (2-core AMD EPYC, 2026-11-29). Any other cursor (edited, from another
+ * process, forgotten) is verified by its HMAC as before; both ways end in the same constant-time
+ * comparison.
  */
 export class CursorSigner {
   readonly #hmac: HmacSigner;
+  /** Signed text (context, newline, payload) → its MAC, oldest first; only `sign` adds to it. */
+  readonly #issued = new Map<string, string>();
 
   constructor(
     secret: string,
@@ -27,7 +40,11 @@ export class CursorSigner {
   /** An opaque cursor for the position, valid in this context until `nowSeconds + ttl`. */
   async sign(position: CursorPosition, context: string, nowSeconds: number): Promise<string> {
     const payload = toBase64Url(JSON.stringify([position.sortValue, position.id, nowSeconds + this.ttlSeconds]));
-    return `${payload}.${await this.#mac(payload, context)}`;
+    const text = signedText(payload, context);
+    const mac = await this.#hmac(text);
+    if (this.#issued.size >= REMEMBERED_CURSORS) this.#issued.delete(this.#issued.keys().next().value!);
+    this.#issued.set(text, mac);
+    return `${payload}.${mac}`;
   }
 
   /** The position, or null for a cursor that is forged, edited, expired or from another context. */
@@ -37,7 +54,8 @@ export class CursorSigner {
     if (dot <= 0) return null;
     const payload = cursor.slice(0, dot);
     const mac = cursor.slice(dot + 1);
-    const expected = await this.#mac(payload, context);
+    const text = signedText(payload, context);
+    const expected = this.#issued.get(text) ?? (await this.#hmac(text));
     if (!constantTimeEqual(mac, expected)) return null;
     let decoded: unknown;
     try {
@@ -51,10 +69,11 @@ export class CursorSigner {
     if (nowSeconds >= expires) return null;
     return { sortValue, id };
   }
+}
 
-  #mac(payload: string, context: string): string | Promise<string> {
-    return this.#hmac(`${context}\n${payload}`);
-  }
+/** What a cursor's MAC covers: the context it is bound to and its payload. */
+function signedText(payload: string, context: string): string {
+  return `${context}\n${payload}`;
 }
 
 const encoder = new TextEncoder();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CursorSigner } from '../../core/paging/cursor.ts';
+import { webDigests, type Digests } from '../../core/crypto/digests.ts';
+import { CursorSigner, REMEMBERED_CURSORS } from '../../core/paging/cursor.ts';
 import { domainMatches, normalizeDomain } from '../../core/scope/domain.ts';
 import { ManualClock } from '../../core/time/clock.ts';
 import { isoSeconds, parseIsoInstant } from '../../core/time/iso.ts';
@@ -65,6 +66,44 @@ describe('the cursor signer', () => {
       const edited = cursor.slice(0, i) + (cursor[i] === 'A' ? 'B' : 'A') + cursor.slice(i + 1);
       expect(await signer.verify(edited, 'ctx', 1000), `edit at ${i}`).toBeNull();
     }
+  });
+
+  /** WebCrypto's digests, counting the HMACs they compute. */
+  const countingDigests = () => {
+    const counted = { hmacs: 0 };
+    const digests: Digests = { ...webDigests, hmacSha256: (secret) => { const sign = webDigests.hmacSha256(secret); return (text) => (counted.hmacs++, sign(text)); } };
+    return { counted, digests };
+  };
+
+  it('verifies a cursor it signed itself without computing its HMAC again, and one another signer issued by its HMAC', async () => {
+    const { counted, digests } = countingDigests();
+    const here = new CursorSigner('secret', 60, digests);
+    const cursor = await here.sign(position, 'ctx', 1000);
+    expect(counted.hmacs).toBe(1);
+    expect(await here.verify(cursor, 'ctx', 1000)).toEqual(position);
+    expect(counted.hmacs, 'a cursor this signer issued is compared with the MAC it remembers').toBe(1);
+    // Another process with the same secret: nothing remembered, the HMAC decides.
+    const elsewhere = new CursorSigner('secret', 60, digests);
+    expect(await elsewhere.verify(cursor, 'ctx', 1000)).toEqual(position);
+    expect(counted.hmacs).toBe(2);
+    // A remembered cursor still answers only in its own context, before its expiry, with its own MAC.
+    expect(await here.verify(cursor, 'ctx2', 1000)).toBeNull();
+    expect(await here.verify(cursor, 'ctx', 1060)).toBeNull();
+    expect(await here.verify(cursor.slice(0, -1) + (cursor.endsWith('0') ? '1' : '0'), 'ctx', 1000)).toBeNull();
+  });
+
+  it('remembers a bounded number of cursors: the oldest is forgotten, then verified by its HMAC and still accepted', async () => {
+    const { counted, digests } = countingDigests();
+    const signer = new CursorSigner('secret', 60, digests);
+    const cursors: string[] = [];
+    for (let i = 0; i <= REMEMBERED_CURSORS; i++) cursors.push(await signer.sign({ sortValue: i, id: 'per_abc' }, 'ctx', 1000));
+    const signed = counted.hmacs;
+    expect(await signer.verify(cursors.at(-1)!, 'ctx', 1000)).toEqual({ sortValue: REMEMBERED_CURSORS, id: 'per_abc' });
+    expect(counted.hmacs, 'the newest is remembered').toBe(signed);
+    expect(await signer.verify(cursors[1]!, 'ctx', 1000)).toEqual({ sortValue: 1, id: 'per_abc' });
+    expect(counted.hmacs, 'the second oldest is remembered').toBe(signed);
+    expect(await signer.verify(cursors[0]!, 'ctx', 1000)).toEqual({ sortValue: 0, id: 'per_abc' });
+    expect(counted.hmacs, 'the oldest was forgotten and verified by its HMAC').toBe(signed + 1);
   });
 
   it('carries ids of any characters as base64url of their UTF-8, ASCII or not', async () => {
