@@ -26,8 +26,8 @@ export const REMEMBERED_CURSORS = 4096;
  */
 export class CursorSigner {
   readonly #hmac: HmacSigner;
-  /** Signed text (context, newline, payload) → its MAC, oldest first; only `sign` adds to it. */
-  readonly #issued = new Map<string, string>();
+  /** Signed text (context, newline, payload) → its MAC and what the payload says, oldest first; only `sign` adds to it. */
+  readonly #issued = new Map<string, Issued>();
 
   constructor(
     secret: string,
@@ -39,11 +39,12 @@ export class CursorSigner {
 
   /** An opaque cursor for the position, valid in this context until `nowSeconds + ttl`. */
   async sign(position: CursorPosition, context: string, nowSeconds: number): Promise<string> {
-    const payload = toBase64Url(JSON.stringify([position.sortValue, position.id, nowSeconds + this.ttlSeconds]));
+    const expires = nowSeconds + this.ttlSeconds;
+    const payload = toBase64Url(JSON.stringify([position.sortValue, position.id, expires]));
     const text = signedText(payload, context);
     const mac = await this.#hmac(text);
     if (this.#issued.size >= REMEMBERED_CURSORS) this.#issued.delete(this.#issued.keys().next().value!);
-    this.#issued.set(text, mac);
+    this.#issued.set(text, { mac, sortValue: position.sortValue, id: position.id, expires });
     return `${payload}.${mac}`;
   }
 
@@ -55,20 +56,32 @@ export class CursorSigner {
     const payload = cursor.slice(0, dot);
     const mac = cursor.slice(dot + 1);
     const text = signedText(payload, context);
-    const expected = this.#issued.get(text) ?? (await this.#hmac(text));
-    if (!constantTimeEqual(mac, expected)) return null;
-    let decoded: unknown;
-    try {
-      decoded = JSON.parse(fromBase64Url(payload));
-    } catch {
-      return null;
-    }
-    if (!Array.isArray(decoded) || decoded.length !== 3) return null;
-    const [sortValue, id, expires] = decoded as unknown[];
-    if (typeof sortValue !== 'number' || typeof id !== 'string' || typeof expires !== 'number') return null;
-    if (nowSeconds >= expires) return null;
-    return { sortValue, id };
+    const issued = this.#issued.get(text);
+    if (!constantTimeEqual(mac, issued?.mac ?? (await this.#hmac(text)))) return null;
+    const said = issued ?? decodePayload(payload);
+    if (!said || nowSeconds >= said.expires) return null;
+    return { sortValue: said.sortValue, id: said.id };
   }
+}
+
+/** A cursor this signer issued: its MAC, position and expiry. */
+interface Issued extends CursorPosition {
+  mac: string;
+  expires: number;
+}
+
+/** The position and expiry a payload says, or null for one no signer wrote. */
+function decodePayload(payload: string): (CursorPosition & { expires: number }) | null {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(fromBase64Url(payload));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 3) return null;
+  const [sortValue, id, expires] = decoded as unknown[];
+  if (typeof sortValue !== 'number' || typeof id !== 'string' || typeof expires !== 'number') return null;
+  return { sortValue, id, expires };
 }
 
 /** What a cursor's MAC covers: the context it is bound to and its payload. */

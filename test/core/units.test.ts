@@ -86,6 +86,7 @@ describe('the cursor signer', () => {
     const elsewhere = new CursorSigner('secret', 60, digests);
     expect(await elsewhere.verify(cursor, 'ctx', 1000)).toEqual(position);
     expect(counted.hmacs).toBe(2);
+    expect(await elsewhere.verify(cursor, 'ctx', 1060), 'the payload read back carries the expiry').toBeNull();
     // A remembered cursor still answers only in its own context, before its expiry, with its own MAC.
     expect(await here.verify(cursor, 'ctx2', 1000)).toBeNull();
     expect(await here.verify(cursor, 'ctx', 1060)).toBeNull();
@@ -113,6 +114,8 @@ describe('the cursor signer', () => {
       expect(payload).toMatch(/^[A-Za-z0-9_-]+$/);
       expect(Buffer.from(payload, 'base64url').toString('utf8')).toBe(JSON.stringify([-1.5, id, 1060]));
       expect(await signer.verify(cursor, 'ctx', 1000), id).toEqual({ sortValue: -1.5, id });
+      // Another signer with the same secret remembers nothing: it reads the payload itself.
+      expect(await new CursorSigner('secret', 60).verify(cursor, 'ctx', 1000), id).toEqual({ sortValue: -1.5, id });
     }
   });
 });
