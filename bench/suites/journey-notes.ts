@@ -35,9 +35,7 @@ const PROFILE =
  */
 export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: CaseResult | undefined, onPostgres = false): string {
   // Timed inside api.fetch (2026-11-26): an HMAC ~10 µs (Node builds an Hmac object per call, ~8 µs of it), a verify ~13 µs, a sign ~14 µs.
-  // Again on a slower 2-core AMD EPYC machine (2026-11-29, first page ~0.47 ms): one HMAC ~5 µs in a tight loop but ~18–23 µs
-  // between requests, the cursor's base64 and JSON ~10 µs, a verify 30–36 µs in all; the deep page's SQL ~9 µs more than the
-  // first's, timed alone. The deep page cost 55–60 µs more than the first; with the verify answered from memory, 16 µs.
+  // Again on 2026-11-29 (a slower AMD EPYC machine): the note below gives those figures; the deep page's SQL was ~9 µs more than the first's, timed alone.
   const cursorShare =
     'The pages differ in cursor work, not in depth: the first page signs a next cursor but verifies none, the last verifies one but signs none, ' +
     'and every page between does both (one synchronous HMAC more than either end: ~5 µs in a tight loop, 10–23 µs between requests by machine, where the rest of the request has evicted what OpenSSL keeps in the CPU caches) and parses the cursor. ' +

@@ -66,14 +66,18 @@ export class CursorSigner {
   }
 }
 
-/** A cursor this signer issued: its MAC, position and expiry. */
-interface Issued extends CursorPosition {
-  mac: string;
+/** What a cursor's payload says: a position and when the cursor expires. */
+interface Said extends CursorPosition {
   expires: number;
 }
 
-/** The position and expiry a payload says, or null for one no signer wrote. */
-function decodePayload(payload: string): (CursorPosition & { expires: number }) | null {
+/** A cursor this signer issued: what its payload says, and its MAC. */
+interface Issued extends Said {
+  mac: string;
+}
+
+/** What a payload says, or null for one no signer wrote. */
+function decodePayload(payload: string): Said | null {
   let decoded: unknown;
   try {
     decoded = JSON.parse(fromBase64Url(payload));
