@@ -109,13 +109,14 @@ async function exists(admin: pg.Client, name: string): Promise<boolean> {
 }
 
 /**
- * Migrates the new database through the API (so its schema is the API's own), then copies every
- * table of the SQLite file, parents first (SQLite's creation order), keys included, moves the
- * identity sequences past the copied keys, and analyzes, so the planner knows the sizes.
+ * Migrates the new database and the SQLite file through the API (so both schemas are the API's
+ * own, with every stored text rendered), then copies every table of the SQLite file, parents
+ * first (SQLite's creation order), keys included, moves the identity sequences past the copied
+ * keys, and analyzes, so the planner knows the sizes.
  */
 async function fill(url: string, sqlitePath: string, progress: boolean): Promise<void> {
-  const api = await createApi({ database: url });
-  await api.close();
+  // A file cached by older code lacks a newer migration's columns, which the copy would leave empty.
+  for (const database of [url, sqlitePath]) await (await createApi({ database })).close();
   const source = new BetterSqlite3(sqlitePath, { readonly: true });
   const client = await connect(url);
   try {

@@ -1,6 +1,6 @@
 /**
  * The people page's own SQL, straight on better-sqlite3: the account view's keyset rows with each
- * person's stored JSON pieces concatenated by SQLite (as core/store/person-row.ts does), joined
+ * person's stored JSON (whole, as core/store/person-row.ts reads it for an account key), joined
  * into a body. Not a server anyone would ship (no auth, no limits, no signed cursor, no
  * Request/Response), but it shows how much of a people page is SQLite's work, as the journey
  * suite's "SQL + stored text" case does for events. It reads as our Node adapter does: through a
@@ -24,7 +24,7 @@ export class PeopleSqlText {
     this.#db.pragma(`mmap_size = ${MAP_BYTES}`);
     this.#page = this.#db
       .prepare<[string, number], [string, string, number]>(
-        'SELECT p.json_head || p.json_figures || p.json_tail || p.json_site AS json, p.id, p.last_seen FROM people p WHERE p.account_id = ? ORDER BY p.last_seen DESC, p.id DESC LIMIT ?',
+        'SELECT p.json_whole AS json, p.id, p.last_seen FROM people p WHERE p.account_id = ? ORDER BY p.last_seen DESC, p.id DESC LIMIT ?',
       )
       .raw(true);
   }

@@ -14,6 +14,7 @@ import { personFieldsPerSite } from './migrations/0012-person-fields-per-site.ts
 import { storedCsv } from './migrations/0013-stored-csv.ts';
 import { exportChunksLz4 } from './migrations/0014-export-chunks-lz4.ts';
 import { rateLimitsUnlogged } from './migrations/0015-rate-limits-unlogged.ts';
+import { personJsonWhole } from './migrations/0016-person-json-whole.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '0013_stored_csv': storedCsv,
   '0014_export_chunks_lz4': exportChunksLz4,
   '0015_rate_limits_unlogged': rateLimitsUnlogged,
+  '0016_person_json_whole': personJsonWhole,
 };
 
 /** The names of every migration, in the order they run. */

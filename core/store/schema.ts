@@ -146,6 +146,8 @@ export interface PeopleTable {
   json_figures: string | null;
   json_tail: string | null;
   json_site: string | null;
+  /** The four pieces above joined: the Person as an account key reads it (person-row.ts), kept with them. */
+  json_whole: string | null;
   /**
    * The person's cells of an export file's line, formatted as the row is written (core/exports/columns.ts):
    * those before the company's, and those after the attribution's. Null only until a migration's

@@ -8,8 +8,10 @@ import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-
  * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to
  * what their rows render, by rewriting it from the rows in SQL wherever its inputs change:
  *
- * - a person loaded or reloaded: their head, figures, tail and attribution, and their sites' pieces;
- * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`);
+ * - a person loaded or reloaded: their head, figures, tail and attribution (and the four joined,
+ *   `json_whole`), and their sites' pieces;
+ * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`)
+ *   with their `json_whole`;
  * - a company's activity recomputed (its people loaded): its figures, account-wide and per site.
  *
  * Events change none of it: a person's figures come with their visits. Sites never change once
@@ -65,11 +67,11 @@ async function renderMissing(db: Kysely<any>): Promise<void> {
   const { lo, hi } = (await db.selectFrom('people').select((eb) => [eb.fn.min<number>('pk').as('lo'), eb.fn.max<number>('pk').as('hi')]).executeTakeFirst()) ?? {};
   if (lo === null || lo === undefined || hi === null || hi === undefined) return;
   for (let from = lo; from <= hi; from += PEOPLE_PER_STEP) {
-    await renderPeople(db, sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and p.json_head is null`);
+    await renderPeople(db, sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and (p.json_head is null or p.json_whole is null)`);
   }
 }
 
-/** Rewrites every stored piece of the people `p` matching `which`, from their rows, companies and latest sites. */
+/** Rewrites every stored piece of the people `p` matching `which`, and their whole JSON, from their rows, companies and latest sites. */
 export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const dialect = dialectOf(db);
   // One statement renders with the joins the reference rendering has (a scalar subquery would
@@ -89,19 +91,27 @@ export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>):
   await db
     .updateTable('people')
     .from(rendered.as('x'))
-    .set({ json_head: sql.ref('x.head'), json_figures: sql.ref('x.figures'), json_tail: sql.ref('x.tail'), json_site: sql.ref('x.site') })
+    .set({
+      json_head: sql.ref('x.head'),
+      json_figures: sql.ref('x.figures'),
+      json_tail: sql.ref('x.tail'),
+      json_site: sql.ref('x.site'),
+      json_whole: sql<string>`x.head || x.figures || x.tail || x.site`,
+    })
     .whereRef('people.pk', '=', 'x.pk')
     .execute();
 }
 
-/** Rewrites the tail (with `companyData`) of the people `p` matching `which`: their company changed. */
+/** Rewrites the tail (with `companyData`) of the people `p` matching `which`, and their whole JSON: their company changed. */
 export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const rendered = db
     .selectFrom('people as p')
     .leftJoin('companies as c', 'c.pk', 'p.company_pk')
     .select(['p.pk', tailJsonSql(dialectOf(db)).as('tail')])
     .where(which);
-  await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail') }).whereRef('people.pk', '=', 'x.pk').execute();
+  // The other pieces as the row holds them (an UPDATE's right-hand sides read the row before it).
+  const whole = sql<string>`people.json_head || people.json_figures || x.tail || people.json_site`;
+  await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail'), json_whole: whole }).whereRef('people.pk', '=', 'x.pk').execute();
 }
 
 /** Rewrites the figures and attribution of the `person_sites` rows matching `which`. */

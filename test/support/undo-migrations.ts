@@ -12,7 +12,8 @@ export type UndoableMigration =
   | '0012_person_fields_per_site'
   | '0013_stored_csv'
   | '0014_export_chunks_lz4'
-  | '0015_rate_limits_unlogged';
+  | '0015_rate_limits_unlogged'
+  | '0016_person_json_whole';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -21,8 +22,9 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
+  await db.schema.alterTable('people').dropColumn('json_whole').execute();
   if (dialectOf(db).name === 'postgres') {
-    await sql`alter table rate_limits set logged`.execute(db);
+    if (first <= '0015_rate_limits_unlogged') await sql`alter table rate_limits set logged`.execute(db);
     // 0014 only chose how Postgres compresses chunks written from then on.
     if (first <= '0014_export_chunks_lz4') await sql`alter table export_chunks alter column data set compression default`.execute(db);
   }
