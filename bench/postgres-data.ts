@@ -131,7 +131,8 @@ async function fill(url: string, sqlitePath: string, progress: boolean): Promise
     await client.query(`truncate ${tables.map(ident).join(', ')} cascade`);
     let copied = 0;
     for (const table of tables) {
-      const columns = await sharedColumns(client, source, table);
+      // What the API leaves empty on PostgreSQL (the dialect's storesWholePeople), the copy does too.
+      const columns = (await sharedColumns(client, source, table)).filter((c) => !(table === 'people' && c === 'json_whole'));
       const list = columns.map(ident).join(', ');
       const insert = `insert into ${ident(table)} (${list}) select ${list} from json_populate_recordset(null::${ident(table)}, $1::json)`;
       let batch: unknown[] = [];

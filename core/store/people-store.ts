@@ -182,7 +182,7 @@ export class PeopleStore {
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
     const query = this.db.selectFrom('people as p').select(['p.id', 'p.last_seen']).where('p.account_id', '=', p('accountId'));
-    if (view.kind === 'account') return query.select(this.#json(accountPersonJsonSql(), read).as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    if (view.kind === 'account') return query.select(this.#json(accountPersonJsonSql(this.#dialect), read).as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     // Account-wide figures, attributed to the latest of the selected sites.
     const sitePks = sitePlaceholders(view, p);
     return query

@@ -15,7 +15,7 @@ import { jsonScalar, jsonText, type JsonValue, type SqlDialect } from './dialect
  *     json_tail      ,"isHotLead":…,…,"companyData":{…}      people: every field after them, the company's included
  *     json_site      ,"domain":"…","clientRef":…}           people (their latest site) or person_sites (that site)
  *
- * and, for the account view, the four joined as `people.json_whole`.
+ * and, for the account view where the dialect keeps it (SQLite), the four joined as `people.json_whole`.
  *
  * A scoped key over several sites sums its figures at query time ({@link figuresJsonSql}).
  */
@@ -106,13 +106,12 @@ export function storedPersonJsonSql(figures: RawBuilder<string>, site: RawBuilde
 /**
  * A person's stored JSON for the account view, given the people alias `p`: the Person exactly as
  * `GET /v1/people/{id}` returns it to an account key (figures over all sites, attributed to the
- * latest visit). No join needed: the pieces are stored joined too (`json_whole`), which SQLite
- * reads in a sixth less time than it joins them (101 rows: 121 → 101 µs, 2026-11-29). For another
- * attribution (an export under a `domains` filter), use {@link personJsonAtSiteSql} with that
- * site's `person_sites` row.
+ * latest visit). No join needed: where the dialect stores it, the pieces joined (`json_whole`),
+ * else the pieces. For another attribution (an export under a `domains` filter), use
+ * {@link personJsonAtSiteSql} with that site's `person_sites` row.
  */
-export function accountPersonJsonSql(): RawBuilder<string> {
-  return sql<string>`p.json_whole`;
+export function accountPersonJsonSql(dialect: SqlDialect): RawBuilder<string> {
+  return dialect.storesWholePeople ? sql<string>`p.json_whole` : storedPersonJsonSql(sql`p.json_figures`, sql`p.json_site`);
 }
 
 /**

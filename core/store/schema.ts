@@ -146,7 +146,7 @@ export interface PeopleTable {
   json_figures: string | null;
   json_tail: string | null;
   json_site: string | null;
-  /** The four pieces above joined: the Person as an account key reads it (person-row.ts), kept with them. */
+  /** The four pieces above joined: the Person as an account key reads it (person-row.ts), kept with them where the dialect stores it (SQLite; null on Postgres). */
   json_whole: string | null;
   /**
    * The person's cells of an export file's line, formatted as the row is written (core/exports/columns.ts):

@@ -9,7 +9,7 @@ import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-
  * what their rows render, by rewriting it from the rows in SQL wherever its inputs change:
  *
  * - a person loaded or reloaded: their head, figures, tail and attribution (and the four joined,
- *   `json_whole`), and their sites' pieces;
+ *   `json_whole`, where the dialect stores it), and their sites' pieces;
  * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`)
  *   with their `json_whole`;
  * - a company's activity recomputed (its people loaded): its figures, account-wide and per site.
@@ -64,10 +64,11 @@ async function renderMissing(db: Kysely<any>): Promise<void> {
   await renderCompanies(db, sql<boolean>`json_head is null`);
   await renderCompanySites(db, sql<boolean>`json_figures is null`);
   await renderPersonSites(db, sql<boolean>`json_site is null`);
+  const lacking = dialectOf(db).storesWholePeople ? sql<boolean>`(p.json_head is null or p.json_whole is null)` : sql<boolean>`p.json_head is null`;
   const { lo, hi } = (await db.selectFrom('people').select((eb) => [eb.fn.min<number>('pk').as('lo'), eb.fn.max<number>('pk').as('hi')]).executeTakeFirst()) ?? {};
   if (lo === null || lo === undefined || hi === null || hi === undefined) return;
   for (let from = lo; from <= hi; from += PEOPLE_PER_STEP) {
-    await renderPeople(db, sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and (p.json_head is null or p.json_whole is null)`);
+    await renderPeople(db, sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and ${lacking}`);
   }
 }
 
@@ -96,7 +97,7 @@ export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>):
       json_figures: sql.ref('x.figures'),
       json_tail: sql.ref('x.tail'),
       json_site: sql.ref('x.site'),
-      json_whole: sql<string>`x.head || x.figures || x.tail || x.site`,
+      ...(dialect.storesWholePeople ? { json_whole: sql<string>`x.head || x.figures || x.tail || x.site` } : {}),
     })
     .whereRef('people.pk', '=', 'x.pk')
     .execute();
@@ -110,8 +111,8 @@ export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boole
     .select(['p.pk', tailJsonSql(dialectOf(db)).as('tail')])
     .where(which);
   // The other pieces as the row holds them (an UPDATE's right-hand sides read the row before it).
-  const whole = sql<string>`people.json_head || people.json_figures || x.tail || people.json_site`;
-  await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail'), json_whole: whole }).whereRef('people.pk', '=', 'x.pk').execute();
+  const whole = dialectOf(db).storesWholePeople ? { json_whole: sql<string>`people.json_head || people.json_figures || x.tail || people.json_site` } : {};
+  await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail'), ...whole }).whereRef('people.pk', '=', 'x.pk').execute();
 }
 
 /** Rewrites the figures and attribution of the `person_sites` rows matching `which`. */

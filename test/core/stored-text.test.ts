@@ -69,7 +69,7 @@ async function expectStoredTextRendered(db: Kysely<Database>): Promise<void> {
     .selectFrom('people as p')
     .leftJoin('companies as c', 'c.pk', 'p.company_pk')
     .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-    .select(['p.id', 's.domain', 's.client_ref', personJsonSql('p', dialect).as('rendered'), accountPersonJsonSql().as('stored')])
+    .select(['p.id', 's.domain', 's.client_ref', personJsonSql('p', dialect).as('rendered'), accountPersonJsonSql(dialect).as('stored')])
     .execute();
   expect(people.length).toBeGreaterThan(0);
   for (const r of people) expect(r.stored, r.id).toBe(withSite(r.rendered, { domain: r.domain, clientRef: r.client_ref }));

@@ -52,6 +52,7 @@ export const postgresDialect: SqlDialect = {
   seeksRowValues: true,
   limitsUnionArms: true,
   joinsPageBodies: false,
+  storesWholePeople: false,
   async unlogged(db, table) {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },

@@ -40,6 +40,7 @@ export const sqliteDialect: SqlDialect = {
   seeksRowValues: false,
   limitsUnionArms: false,
   joinsPageBodies: true,
+  storesWholePeople: true,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
