@@ -16,7 +16,7 @@ const ratio = (a: CaseResult, b: CaseResult) => `${(a.medianMs! / b.medianMs!).t
 const PROFILE =
   'Each person is stored as JSON text in pieces (head, figures, tail, attribution) as the data is loaded, and the page query concatenates them (core/store/person-row.ts), ' +
   'so no person is rendered per request any more: the page statement takes ~0.11 ms alone in a tight loop (it was ~0.54 ms with json_object over 31 columns). ' +
-  "Since 2026-11-29 the account view reads the four pieces stored joined (people.json_whole), which SQLite hands over in a sixth less time than it concatenates them (101 rows: 121 → 101 µs alone; SQLite's concat() in place of || gained nothing). " +
+  "Since 2026-11-29 the account view on SQLite reads the four pieces stored joined (people.json_whole), which SQLite hands over in a sixth less time than it concatenates them (101 rows: 121 → 101 µs alone; SQLite's concat() in place of || gained nothing). " +
   "Since 2026-11-27 api.fetch's text() and json() return the text the Response was built from instead of decoding its bytes again (core/http/text-response.ts): ~110 µs less a people page, ~25 µs an events page. " +
   'Since 2026-11-28 the Node adapter reads rows as arrays and names their columns in JavaScript (adapters/node/array-rows.ts; 101 rows of the page: 171 → 144 µs alone) and the body is joined flat in one join (~25 µs less a people page, the copy V8 made of a joined page wrapped in its envelope). ' +
   'A profile of the page now splits it as: SQLite and the driver ~47% (the key, the rate-limit count and the page, its ~92 KB of text turned into JS strings); ' +

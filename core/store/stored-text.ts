@@ -11,7 +11,7 @@ import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-
  * - a person loaded or reloaded: their head, figures, tail and attribution (and the four joined,
  *   `json_whole`, where the dialect stores it), and their sites' pieces;
  * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`)
- *   with their `json_whole`;
+ *   with their `json_whole` where stored;
  * - a company's activity recomputed (its people loaded): its figures, account-wide and per site.
  *
  * Events change none of it: a person's figures come with their visits. Sites never change once
@@ -72,7 +72,7 @@ async function renderMissing(db: Kysely<any>): Promise<void> {
   }
 }
 
-/** Rewrites every stored piece of the people `p` matching `which`, and their whole JSON, from their rows, companies and latest sites. */
+/** Rewrites every stored piece of the people `p` matching `which` (their whole JSON too, where stored), from their rows, companies and latest sites. */
 export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const dialect = dialectOf(db);
   // One statement renders with the joins the reference rendering has (a scalar subquery would
@@ -103,7 +103,7 @@ export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>):
     .execute();
 }
 
-/** Rewrites the tail (with `companyData`) of the people `p` matching `which`, and their whole JSON: their company changed. */
+/** Rewrites the tail (with `companyData`) of the people `p` matching `which`, and their whole JSON where stored: their company changed. */
 export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const rendered = db
     .selectFrom('people as p')
