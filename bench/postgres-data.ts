@@ -20,6 +20,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Presets, SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { createApi } from '../adapters/node/index.ts';
+import { postgresDialect } from '../core/store/dialect/postgres.ts';
 
 /** Where a run's PostgreSQL databases live: the server (any database on it to connect to) and the names' prefix. */
 export interface PostgresTarget {
@@ -131,8 +132,8 @@ async function fill(url: string, sqlitePath: string, progress: boolean): Promise
     await client.query(`truncate ${tables.map(ident).join(', ')} cascade`);
     let copied = 0;
     for (const table of tables) {
-      // What the API leaves empty on PostgreSQL (the dialect's storesWholePeople), the copy does too.
-      const columns = (await sharedColumns(client, source, table)).filter((c) => !(table === 'people' && c === 'json_whole'));
+      // What the API leaves empty on PostgreSQL, the copy does too.
+      const columns = (await sharedColumns(client, source, table)).filter((c) => postgresDialect.storesWholePeople || !(table === 'people' && c === 'json_whole'));
       const list = columns.map(ident).join(', ');
       const insert = `insert into ${ident(table)} (${list}) select ${list} from json_populate_recordset(null::${ident(table)}, $1::json)`;
       let batch: unknown[] = [];

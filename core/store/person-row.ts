@@ -95,12 +95,17 @@ export function siteJsonSql(site: string, dialect: SqlDialect): RawBuilder<strin
   return sql<string>`(',' || substr(${object}, 2))`;
 }
 
+/** A person's whole JSON from its four pieces, in order (columns, or expressions rendering them). */
+export function joinedPersonJsonSql(head: RawBuilder<string>, figures: RawBuilder<string>, tail: RawBuilder<string>, site: RawBuilder<string>): RawBuilder<string> {
+  return sql<string>`(${head} || ${figures} || ${tail} || ${site})`;
+}
+
 /**
  * A person's whole JSON from stored text: the person `p`'s head and tail around `figures`,
  * closed by `site` (each a `json_figures`/`json_site` column or an expression rendering one).
  */
 export function storedPersonJsonSql(figures: RawBuilder<string>, site: RawBuilder<string>): RawBuilder<string> {
-  return sql<string>`(p.json_head || ${figures} || p.json_tail || ${site})`;
+  return joinedPersonJsonSql(sql`p.json_head`, figures, sql`p.json_tail`, site);
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
 import { dialectOf } from './dialect/index.ts';
 import { renderMissingCsv } from './stored-csv.ts';
-import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
+import { figuresJsonSql, headJsonSql, joinedPersonJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
 
 /**
  * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to
@@ -97,7 +97,7 @@ export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>):
       json_figures: sql.ref('x.figures'),
       json_tail: sql.ref('x.tail'),
       json_site: sql.ref('x.site'),
-      ...(dialect.storesWholePeople ? { json_whole: sql<string>`x.head || x.figures || x.tail || x.site` } : {}),
+      ...(dialect.storesWholePeople ? { json_whole: joinedPersonJsonSql(sql`x.head`, sql`x.figures`, sql`x.tail`, sql`x.site`) } : {}),
     })
     .whereRef('people.pk', '=', 'x.pk')
     .execute();
@@ -111,7 +111,8 @@ export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boole
     .select(['p.pk', tailJsonSql(dialectOf(db)).as('tail')])
     .where(which);
   // The other pieces as the row holds them (an UPDATE's right-hand sides read the row before it).
-  const whole = dialectOf(db).storesWholePeople ? { json_whole: sql<string>`people.json_head || people.json_figures || x.tail || people.json_site` } : {};
+  const kept = (piece: string) => sql.ref<string>(`people.${piece}`);
+  const whole = dialectOf(db).storesWholePeople ? { json_whole: joinedPersonJsonSql(kept('json_head'), kept('json_figures'), sql`x.tail`, kept('json_site')) } : {};
   await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail'), ...whole }).whereRef('people.pk', '=', 'x.pk').execute();
 }
 
