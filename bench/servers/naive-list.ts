@@ -5,17 +5,15 @@
  * no signed cursor and no validation.
  */
 import { decodeCursor, listPages, type SiteRow } from '../suites/list-pages.ts';
-import type { Prepare } from './naive-page.ts';
+import { naiveAccount, type Prepare } from './naive-page.ts';
 
 /** Prepares what it can once; each call then serves one people page from its query string. */
 export function naivePeople(prepare: Prepare): (search: URLSearchParams) => string {
-  // The benchmark database holds one account: the one every key of the suites belongs to.
-  const [account] = prepare('SELECT id FROM accounts ORDER BY id LIMIT 1').all() as { id: string }[];
-  if (!account) throw new Error('the benchmark database has no account');
+  const account = naiveAccount(prepare);
   const sites = prepare('SELECT pk, domain, client_ref FROM sites WHERE account_id = ?');
   const pages = listPages(prepare);
   return (search) => {
     const cursor = search.get('cursor');
-    return pages({ list: 'people', after: cursor === null ? undefined : decodeCursor(cursor) }, sites.all(account.id) as SiteRow[], account.id);
+    return pages({ list: 'people', after: cursor === null ? undefined : decodeCursor(cursor) }, sites.all(account) as SiteRow[], account);
   };
 }
