@@ -1,7 +1,8 @@
 /**
  * The journey-paging floors on PostgreSQL: what journey-floor.ts does on better-sqlite3, through
  * a plain `pg` client instead. The same keyset SQL as the core's events store, sent as naive code
- * sends it (`client.query(text, values)`), the person looked up per page, rows turned into
+ * sends it (`client.query(text, values)`), the person looked up per page (by account and id,
+ * through the index, as naive-page.ts does on SQLite), rows turned into
  * objects (each stored body parsed) and the page `JSON.stringify`-ed; the OFFSET twin; and the
  * keyset rows with their stored bodies joined as text, which shows the server's own share.
  */
@@ -24,7 +25,7 @@ export async function numberClient(url: string): Promise<pg.Client> {
 }
 
 const SQL = {
-  person: 'select pk, id, first_name, last_name, email, company from people where id = $1',
+  person: 'select pk, id, first_name, last_name, email, company from people where account_id = $1 and id = $2',
   first: 'select ts, event_id, body from events where person_pk = $1 order by ts desc, event_id desc limit $2',
   after: 'select ts, event_id, body from events where person_pk = $1 and (ts, event_id) < ($2, $3) order by ts desc, event_id desc limit $4',
   offset: 'select ts, event_id, body from events where person_pk = $1 order by ts desc, event_id desc limit $2 offset $3',
@@ -34,6 +35,7 @@ const SQL = {
 export class PgJourneyFloor implements JourneyFloors {
   private constructor(
     private readonly client: pg.Client,
+    private readonly accountId: string,
     private readonly personId: string,
     /** Resolved once for the SQL-alone page and the positions: they are not a server's work. */
     private readonly personPk: number,
@@ -42,12 +44,13 @@ export class PgJourneyFloor implements JourneyFloors {
   /** Connects and finds the person. */
   static async open(url: string, personId: string): Promise<PgJourneyFloor> {
     const client = await numberClient(url);
-    const { rows } = await client.query<{ pk: number }>('select pk from people where id = $1', [personId]);
+    // The benchmark database holds one account: the one every key of the suites belongs to.
+    const { rows } = await client.query<{ pk: number; account_id: string }>('select pk, account_id from people where account_id = (select id from accounts order by id limit 1) and id = $1', [personId]);
     if (!rows[0]) {
       await client.end();
       throw new Error(`no person ${personId} in the PostgreSQL bench database`);
     }
-    return new PgJourneyFloor(client, personId, rows[0].pk);
+    return new PgJourneyFloor(client, rows[0].account_id, personId, rows[0].pk);
   }
 
   async positionAt(depth: number): Promise<Position | null> {
@@ -84,7 +87,7 @@ export class PgJourneyFloor implements JourneyFloors {
   }
 
   async #person(): Promise<PersonRow> {
-    const { rows } = await this.client.query<PersonRow>(SQL.person, [this.personId]);
+    const { rows } = await this.client.query<PersonRow>(SQL.person, [this.accountId, this.personId]);
     if (!rows[0]) throw new Error(`no person ${this.personId}`);
     return rows[0];
   }
