@@ -7,16 +7,8 @@
 import { decodeCursor, listPages, type SiteRow } from '../suites/list-pages.ts';
 import type { Prepare } from './naive-page.ts';
 
-/** The benchmark database's one account, the one every key of the suites belongs to: whose people and journeys both floors serve. */
-export function naiveAccount(prepare: Prepare): string {
-  const [account] = prepare('select id from accounts order by id limit 1').all() as { id: string }[];
-  if (!account) throw new Error('the benchmark database has no account');
-  return account.id;
-}
-
-/** Prepares what it can once; each call then serves one people page from its query string. */
-export function naivePeople(prepare: Prepare): (search: URLSearchParams) => string {
-  const account = naiveAccount(prepare);
+/** Prepares what it can once; each call then serves one people page of the account from its query string. */
+export function naivePeople(prepare: Prepare, account: string): (search: URLSearchParams) => string {
   const sites = prepare('SELECT pk, domain, client_ref FROM sites WHERE account_id = ?');
   const pages = listPages(prepare);
   return (search) => {

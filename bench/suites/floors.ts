@@ -41,10 +41,10 @@ export function backendLabel(options: Pick<SuiteOptions, 'data'>): string {
   return onPostgres(options) ? 'PostgreSQL' : 'SQLite';
 }
 
-/** The journey floors of one person on the run's backend. */
+/** The journey floors of one person of the bench account on the run's backend. */
 export async function openJourneyFloor(options: Pick<SuiteOptions, 'data'>, personId: string): Promise<JourneyFloors> {
   const { postgres, path } = options.data;
-  return postgres === undefined ? new JourneyFloor(path, personId) : PgJourneyFloor.open(postgres, personId);
+  return postgres === undefined ? new JourneyFloor(path, BENCH_ACCOUNT, personId) : PgJourneyFloor.open(postgres, BENCH_ACCOUNT, personId);
 }
 
 /** The list floor of the bench account on the run's backend. */

@@ -20,11 +20,11 @@ export class JourneyFloor {
   readonly #first: BetterSqlite3.Statement<[number, number], EventRow>;
   readonly #after: BetterSqlite3.Statement<[number, number, string, number], EventRow>;
 
-  constructor(path: string, personId: string) {
+  constructor(path: string, accountId: string, personId: string) {
     this.#db = new BetterSqlite3(path, { readonly: true });
-    this.#pages = naivePages((sql) => this.#db.prepare(sql));
+    this.#pages = naivePages((sql) => this.#db.prepare(sql), accountId);
     this.#personId = personId;
-    const person = this.#db.prepare<[string], { pk: number }>('SELECT pk FROM people WHERE id = ?').get(personId);
+    const person = this.#db.prepare<[string, string], { pk: number }>('SELECT pk FROM people WHERE account_id = ? AND id = ?').get(accountId, personId);
     if (!person) throw new Error(`no person ${personId} in ${path}`);
     this.#personPk = person.pk;
     this.#first = this.#db.prepare(JOURNEY_SQL.first);

@@ -41,16 +41,15 @@ export class PgJourneyFloor implements JourneyFloors {
     private readonly personPk: number,
   ) {}
 
-  /** Connects and finds the person. */
-  static async open(url: string, personId: string): Promise<PgJourneyFloor> {
+  /** Connects and finds the account's person. */
+  static async open(url: string, accountId: string, personId: string): Promise<PgJourneyFloor> {
     const client = await numberClient(url);
-    // The benchmark database holds one account: the one every key of the suites belongs to.
-    const { rows } = await client.query<{ pk: number; account_id: string }>('select pk, account_id from people where account_id = (select id from accounts order by id limit 1) and id = $1', [personId]);
+    const { rows } = await client.query<{ pk: number }>('select pk from people where account_id = $1 and id = $2', [accountId, personId]);
     if (!rows[0]) {
       await client.end();
       throw new Error(`no person ${personId} in the PostgreSQL bench database`);
     }
-    return new PgJourneyFloor(client, rows[0].account_id, personId, rows[0].pk);
+    return new PgJourneyFloor(client, accountId, personId, rows[0].pk);
   }
 
   async positionAt(depth: number): Promise<Position | null> {
