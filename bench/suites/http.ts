@@ -149,11 +149,21 @@ export function foldInProcess(name: string, runs: InProcessResult[], params: Cas
  * Whether a bound in req/s is beyond what the page's own work allows: the runtime's adapter
  * answering the page in-process, as many requests in flight, no HTTP. One core runs a server's
  * JavaScript, SQLite and HTTP alike, so over HTTP the same process serves fewer, never more.
+ * With `pinnedCeiling` (the bare server's case, its CPU read while pinned to that one core), the
+ * work and HTTP are judged together too: the page's work a page and the CPU the bare server spent
+ * a request on HTTP alone must both fit in the time a request has at the bound.
  */
-export function workNote(bound: string, needed: number, work: CaseResult, runtime: string): string {
+export function workNote(bound: string, needed: number, work: CaseResult, runtime: string, pinnedCeiling?: CaseResult): string {
   const did = `Answering the page in-process, with no HTTP at all and as many requests in flight, the ${runtime} adapter served ${work.perSecond!.toFixed(0)} pages/s in the same rounds (bench/servers/in-process.ts, on the server's core)`;
   if (needed > work.perSecond!) return `${did}: ${bound} (${needed.toFixed(0)} req/s) is beyond what the page's own work allows one server process on this machine, whatever HTTP costs: out of reach. `;
-  return `${did}: ${bound} (${needed.toFixed(0)} req/s) is within the work's reach; what stands in the way is the work and HTTP together. `;
+  const http = pinnedCeiling?.serverCpuUs;
+  if (!http) return `${did}: ${bound} (${needed.toFixed(0)} req/s) is within the work's reach; what stands in the way is the work and HTTP together. `;
+  const workUs = 1e6 / work.perSecond!;
+  const httpUs = http.user + http.system;
+  const hasUs = 1e6 / needed;
+  const together = `the page's work (~${workUs.toFixed(0)} µs a page) and the CPU the bare server spent a request on HTTP alone (~${httpUs.toFixed(0)} µs) come to ~${(workUs + httpUs).toFixed(0)} µs of the server's one core, against ~${hasUs.toFixed(0)} µs a request at ${bound} (${needed.toFixed(0)} req/s)`;
+  if (workUs + httpUs > hasUs) return `${did}: within the work's reach alone, but ${together}: out of reach. `;
+  return `${did}: ${together}, within reach. `;
 }
 
 export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
@@ -162,7 +172,8 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
   const cases: CaseResult[] = [];
   const targets: TargetResult[] = [];
   const skipped: string[] = [];
-  if (!canPin()) skipped.push('core pinning: taskset or a second core missing, so server and load generator share the cores');
+  const pinned = canPin();
+  if (!pinned) skipped.push('core pinning: taskset or a second core missing, so server and load generator share the cores');
 
   for (const runtime of RUNTIMES) {
     const missing = runtimeMissing(runtime);
@@ -206,7 +217,7 @@ export async function httpSuite(options: SuiteOptions): Promise<SuiteResult> {
             naive.perSecond!,
             1.5,
             'at-least',
-            `${runtime}: ${mine.perSecond!.toFixed(0)} vs ${naive.perSecond!.toFixed(0)} req/s (p50 ${mine.medianMs!.toFixed(2)} vs ${naive.medianMs!.toFixed(2)} ms). ${cpuNote({ ours: mine, naive, bare: ceiling })}${ceilingNote('1.5× the naive server', 1.5 * naive.perSecond!, ceiling, `${runtime} server`)}${workNote('1.5× the naive server', 1.5 * naive.perSecond!, work, runtime)}${MISSED_NOTE[runtime]}.`,
+            `${runtime}: ${mine.perSecond!.toFixed(0)} vs ${naive.perSecond!.toFixed(0)} req/s (p50 ${mine.medianMs!.toFixed(2)} vs ${naive.medianMs!.toFixed(2)} ms). ${cpuNote({ ours: mine, naive, bare: ceiling })}${ceilingNote('1.5× the naive server', 1.5 * naive.perSecond!, ceiling, `${runtime} server`)}${workNote('1.5× the naive server', 1.5 * naive.perSecond!, work, runtime, pinned ? ceiling : undefined)}${MISSED_NOTE[runtime]}.`,
           ),
         );
       }

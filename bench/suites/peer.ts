@@ -101,7 +101,7 @@ export async function peerSuite(options: SuiteOptions): Promise<SuiteResult> {
           theirs.perSecond!,
           20,
           'at-least',
-          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote("20× json-server's rate", 20 * theirs.perSecond!, ceiling, 'node:http server')}${workNote("20× json-server's rate", 20 * theirs.perSecond!, work, 'node')}json-server answers from memory; every page of ours is read from the database.`,
+          `${mine.perSecond!.toFixed(0)} vs ${theirs.perSecond!.toFixed(0)} req/s. json-server sorts all ${people.length} people in memory on every request, cheap at this size (its cost grows as n log n, ours stays one keyset range scan). Our page joins each person's stored JSON text in one keyset range scan, behind auth, the rate limit and a signed cursor, and the Node adapter writes the core's Reply with no Fetch objects. ${ceilingNote("20× json-server's rate", 20 * theirs.perSecond!, ceiling, 'node:http server')}${workNote("20× json-server's rate", 20 * theirs.perSecond!, work, 'node', canPin() ? ceiling : undefined)}json-server answers from memory; every page of ours is read from the database.`,
         ),
       );
     }
