@@ -153,13 +153,13 @@ const INLINE_CHECKPOINTS = 'PRAGMA wal_autocheckpoint = 100';
  * WAL inside whichever commit takes it past the threshold, on the serving thread: at the default
  * 1,000 pages that commit held requests for 5–10 ms during exports; at 100 pages it holds them
  * under a millisecond, for ~8% more time in an export's own steps. Where a background checkpointer
- * runs (Node), the threshold is a backstop instead ({@link openSqlite}).
+ * runs (Node), the serving thread checkpoints less often ({@link ASSISTED_CHECKPOINT_PAGES}).
  */
 export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', `PRAGMA mmap_size = ${MAP_BYTES}`, INLINE_CHECKPOINTS, 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
 
 /**
  * Where the WAL stands before the serving thread checkpoints it itself, when a background
- * checkpointer copies it (~4 MB). Not only a backstop for a thread that falls behind: SQLite
+ * checkpointer copies it (~4 MB). Not a backstop for a thread that falls behind, as it was: SQLite
  * starts the WAL over only at a write that finds every frame already copied, and while writes keep
  * coming (a rate-limit count a request) one always lands during the thread's copy, so the WAL
  * grows to here every time. Reads pay for its length: the WAL's index is a linear-probing hash in
@@ -168,7 +168,7 @@ export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', `PRAGMA mmap_size = ${
  * here, 39 with 1,000 and 37 with 300 (sequential pages in-process, 2026-11-29); 1,000 keeps the
  * serving thread's own checkpoints (what the thread has not copied yet, and a sync) 3× rarer than 300.
  */
-const BACKSTOP_PAGES = 1000;
+const ASSISTED_CHECKPOINT_PAGES = 1000;
 
 /** Starts checkpointing a file's WAL off the serving thread; returns the function that stops it. */
 export type BackgroundCheckpoints = (path: string, onFailure: () => void) => () => void;
@@ -177,7 +177,8 @@ export type BackgroundCheckpoints = (path: string, onFailure: () => void) => () 
  * Opens (creating if needed) a SQLite file, or `:memory:`, with a runtime's driver: the folder is
  * made (node:fs works on Node, Bun and Deno alike), a file gets the pragmas above, and Kysely
  * drives the connection through {@link kyselyOver}. With `background`, a file's WAL is copied
- * off the serving thread, and inline only past a backstop (or again every 100 pages if that fails).
+ * off the serving thread, and inline only past {@link ASSISTED_CHECKPOINT_PAGES} (or again every
+ * 100 pages if that fails).
  */
 export function openSqlite<S extends NativeStatement>(
   path: string,
@@ -194,13 +195,13 @@ export function openSqlite<S extends NativeStatement>(
 
 /**
  * Hands the WAL of the file `db` has open (with the pragmas above) to `background`: `db` then
- * checkpoints only past the backstop, or every 100 pages again if the background fails. Returns
+ * checkpoints only past {@link ASSISTED_CHECKPOINT_PAGES}, or every 100 pages again if the background fails. Returns
  * the close to use instead of `db`'s own: it stops the background first, so `db`, closing last,
  * checkpoints what is left and removes the WAL.
  */
 export function checkpointOffThread(db: { exec(sql: string): void; close(): void }, path: string, background: BackgroundCheckpoints): () => void {
   let open = true;
-  db.exec(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
+  db.exec(`PRAGMA wal_autocheckpoint = ${ASSISTED_CHECKPOINT_PAGES}`);
   const stop = background(path, () => open && db.exec(INLINE_CHECKPOINTS));
   const close = db.close.bind(db);
   return () => {

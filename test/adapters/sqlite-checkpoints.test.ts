@@ -34,7 +34,7 @@ function threadNices(): Map<string, number> {
   return nices;
 }
 
-/** About 1 MB of rows (~250 pages): past SQLite's inline threshold of 100, short of the backstop. */
+/** About 1 MB of rows (~250 pages): past SQLite's inline threshold of 100, short of the 1,000 the serving thread waits for beside a checkpointer thread. */
 async function writeAMegabyte(db: Kysely<Database>): Promise<void> {
   await sql`create table filler (body text not null)`.execute(db);
   await db.transaction().execute(async (trx) => {
@@ -79,10 +79,11 @@ describe('SQLite files under the Node adapter', () => {
     db = openDatabase(path);
     await sql`create table counter (id integer primary key, n integer not null)`.execute(db);
     await sql`insert into counter (id, n) values (1, 0)`.execute(db);
-    // One page a commit, as a rate-limit count writes: the WAL reached the old backstop of 4,000 pages.
+    // One page a commit, as a rate-limit count writes: the WAL reached the old threshold of 4,000 pages.
     for (let i = 0; i < 6000; i++) await sql`update counter set n = n + 1 where id = 1`.execute(db);
     // The file keeps the size of the longest the WAL grew: the 1,000-page threshold, and the
-    // commits made while the thread held the checkpoint (the serving thread's own then waits).
+    // commits made while the thread held the checkpoint lock (the serving thread's own checkpoint
+    // is skipped then, and tried again at the next commit).
     const frame = 4096 + 24;
     expect(statSync(`${path}-wal`).size).toBeLessThan(32 + 2500 * frame);
   });

@@ -29,7 +29,7 @@ describe('the note on whether a req/s bound is within the page’s reach', () =>
     expect(note).toMatch(/, within reach\. $/);
   });
 
-  it('judges the work alone when the bare server’s CPU is unknown or was not read on one pinned core', () => {
+  it('judges the work alone when no CPU of a bare server pinned to one core is given', () => {
     expect(workNote('1.5× the naive server', 8289, work, 'deno')).toContain("is within the work's reach; what stands in the way is the work and HTTP together");
     expect(workNote('1.5× the naive server', 8289, work, 'deno', measured(22320))).toContain('what stands in the way is the work and HTTP together');
   });
