@@ -3,8 +3,9 @@
  * person's stored JSON (whole, as core/store/person-row.ts reads it for an account key), joined
  * into a body. Not a server anyone would ship (no auth, no limits, no signed cursor, no
  * Request/Response), but it shows how much of a people page is SQLite's work, as the journey
- * suite's "SQL + stored text" case does for events. It reads as our Node adapter does: through a
- * memory map, each row as an array (adapters/node/array-rows.ts).
+ * suite's "SQL + stored text" case does for events. It reads as our Node adapter does the API's
+ * statement: through a memory map, the page's JSON texts a bare value each and then the positions
+ * of its last person and the next (core/store/people-store.ts, adapters/node/array-rows.ts).
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';
@@ -14,7 +15,7 @@ const PAGE = 100;
 /** The account-wide first page of people, as stored text. */
 export class PeopleSqlText {
   readonly #db: BetterSqlite3.Database;
-  readonly #page: BetterSqlite3.Statement<[string, number], [string, string, number]>;
+  readonly #page: BetterSqlite3.Statement<[string, number, string, number], string>;
 
   constructor(
     path: string,
@@ -22,22 +23,26 @@ export class PeopleSqlText {
   ) {
     this.#db = new BetterSqlite3(path, { readonly: true });
     this.#db.pragma(`mmap_size = ${MAP_BYTES}`);
+    const ordered = 'FROM people p WHERE p.account_id = ? ORDER BY p.last_seen DESC, p.id DESC';
     this.#page = this.#db
-      .prepare<[string, number], [string, string, number]>(
-        'SELECT p.json_whole AS json, p.id, p.last_seen FROM people p WHERE p.account_id = ? ORDER BY p.last_seen DESC, p.id DESC LIMIT ?',
+      .prepare<[string, number, string, number], string>(
+        `SELECT json FROM (SELECT p.json_whole AS json ${ordered} LIMIT ?) ` +
+          `UNION ALL SELECT json_array(last_seen, id) FROM (SELECT p.last_seen, p.id ${ordered} LIMIT 2 OFFSET ?)`,
       )
-      .raw(true);
+      .pluck(true);
   }
 
   /** The first page's body (of `limit` people): rows joined as text, the cursor the last row's position in plain base64url. */
   firstPage(limit = PAGE): string {
-    const rows = this.#page.all(this.accountId, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const next = rows.length > limit && last ? `,"nextCursor":"${Buffer.from(JSON.stringify([last[2], last[1]])).toString('base64url')}"` : '';
+    const rows = this.#page.all(this.accountId, limit, this.accountId, limit - 1);
+    // The positions follow the people: JSON arrays where a person is an object.
+    const tail = rows.findIndex((json) => json.startsWith('['));
+    const page = tail < 0 ? rows : rows.slice(0, tail);
+    const [last, following] = tail < 0 ? [] : rows.slice(tail).map((json) => JSON.parse(json) as [number, string]);
+    const next = following && last ? `,"nextCursor":"${Buffer.from(JSON.stringify(last)).toString('base64url')}"` : '';
     if (page.length === 0) return `{"data":[],"pagination":{"limit":${limit},"count":0}}`;
     // One join writes the body flat, as core/http/respond.ts does.
-    const parts = page.map((r) => r[0]);
+    const parts = page;
     parts[0] = `{"data":[${parts[0]}`;
     parts[parts.length - 1] += `],"pagination":{"limit":${limit},"count":${page.length}${next}}}`;
     return parts.join(',');

@@ -16,10 +16,11 @@ export interface PeopleFilters {
   hotLeadsOnly?: boolean;
 }
 
-/** A person as the API returns it, as JSON text (or its UTF-8 bytes, as the dialect reads a body), plus its position in the list. */
-export interface PersonRow {
-  json: string | Uint8Array;
-  position: CursorPosition;
+/** A page of people: each as the API returns it, as JSON text (or its UTF-8 bytes, as the dialect reads a body). */
+export interface PeoplePage {
+  items: { json: string | Uint8Array }[];
+  /** The last person's position when more people follow; null on the last page. */
+  next: CursorPosition | null;
 }
 
 /** What the people queries select: the person's JSON, attribution included, and its sort key. */
@@ -44,31 +45,59 @@ export class PeopleStore {
     return read === 'body' ? this.#dialect.bodyJson(text) : text;
   }
 
-  /** One page of people, `lastSeen` descending then `id` descending, after `after` when given. */
-  async page(view: View, filters: PeopleFilters, after: CursorPosition | null, take: number): Promise<PersonRow[]> {
-    if (view.kind === 'empty') return [];
-    const values = { ...peoplePageValues(view), take, ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
+  /** One page of `limit` people, `lastSeen` descending then `id` descending, after `after` when given. */
+  async page(view: View, filters: PeopleFilters, after: CursorPosition | null, limit: number): Promise<PeoplePage> {
+    if (view.kind === 'empty') return { items: [], next: null };
     const hot = filters.hotLeadsOnly === true;
     const since = filters.lastSeenAfter;
-    if (since !== undefined) Object.assign(values, { since });
-    const shape = `page:${viewShape(view)}:${hot}:${since !== undefined}:${after !== null}`;
+    const values: Record<string, unknown> = { ...peoplePageValues(view), ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
+    if (since !== undefined) values.since = since;
+    const shape = `${viewShape(view)}:${hot}:${since !== undefined}:${after !== null}`;
+    const plain = !isScopedSites(view) && view.kind !== 'sites';
+    if (plain && this.#dialect.readsPositionsApart) {
+      const rows = await this.#queries.rows(`apart:${shape}`, (p) => this.#pageApart(p, view, hot, since !== undefined, after !== null), { ...values, limit, lastIndex: limit - 1 });
+      return pageApart(rows, limit);
+    }
     const rows = await this.#queries.rows(
-      shape,
+      `page:${shape}`,
       (p) => {
         if (isScopedSites(view)) return this.#scopedPage(p, view, hot, since !== undefined, after !== null);
         if (view.kind === 'sites') return this.#filteredPage(p, view, hot, since !== undefined, after !== null);
-        // One table answers activity and order: people account-wide, person_sites for one site.
-        const [lastSeen, id] = isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
-        let query = this.#viewQuery(p, view, AS_BODY);
-        // One site's hot leads have an index of their own, which the literal 1 lets the planner use.
-        if (hot) query = isOneSite(view) ? query.where(sql<boolean>`ps.person_is_hot_lead = 1`) : query.where(sql.ref('p.is_hot_lead'), '=', 1);
-        if (since !== undefined) query = query.where(lastSeen, '>', p('since'));
-        if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
-        return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc').limit(p('take'));
+        return this.#plainPage(p, view, hot, since !== undefined, after !== null).limit(p('take'));
       },
-      values,
+      { ...values, take: limit + 1 },
     );
-    return rows.map(toRow);
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, next: rows.length > limit && last ? { sortValue: last.last_seen, id: last.id } : null };
+  }
+
+  /**
+   * The people of the account view or of one site, filtered and in page order: one table
+   * answers activity and order (people account-wide, person_sites for one site).
+   */
+  #plainPage(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean): PeopleQuery {
+    const [lastSeen, id] = plainOrder(view);
+    let query = this.#viewQuery(p, view, AS_BODY);
+    // One site's hot leads have an index of their own, which the literal 1 lets the planner use.
+    if (hot) query = isOneSite(view) ? query.where(sql<boolean>`ps.person_is_hot_lead = 1`) : query.where(sql.ref('p.is_hot_lead'), '=', 1);
+    if (since) query = query.where(lastSeen, '>', p('since'));
+    if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
+    return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc');
+  }
+
+  /**
+   * {@link #plainPage} as the dialect reads it fastest (`readsPositionsApart`): the page's JSON
+   * alone, a row each, then the positions of its last person and of the one after it, if any,
+   * each as a JSON array `[last_seen, id]`, read from the index alone.
+   */
+  #pageApart(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean) {
+    const ordered = this.#plainPage(p, view, hot, since, after);
+    const [lastSeen, id] = plainOrder(view);
+    const bodies = this.db.selectFrom(ordered.limit(p('limit')).as('page')).select('page.json');
+    const positions = ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
+    const tail = this.db.selectFrom(positions.as('tail')).select(this.#dialect.jsonArray([sql.ref('tail.last_seen'), sql.ref('tail.id')]).as('json'));
+    return bodies.unionAll(tail);
   }
 
   /** One person visible in the view, as JSON text, or undefined. */
@@ -203,8 +232,26 @@ const AS_BODY: JsonRead = 'body';
 /** A people query of any view, seen only through its result row. */
 type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
 
-function toRow(row: PersonJsonRow): PersonRow {
-  return { json: row.json, position: { sortValue: row.last_seen, id: row.id } };
+/** The columns a plain page is ordered by: `lastSeen`, then `id`. */
+function plainOrder(view: VisibleView): [RawBuilder<number>, RawBuilder<string>] {
+  return isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
+}
+
+/**
+ * A page from {@link PeopleStore.#pageApart}'s rows: people's JSON (an object, `{`) first, then up
+ * to two positions (a JSON array, `[`), the page's last person's and the next one's: a second
+ * proves a next page exists, and the cursor points after the first.
+ */
+function pageApart(rows: { json: string | Uint8Array }[], limit: number): PeoplePage {
+  const positions: [number, string][] = [];
+  while (rows.length > 0 && startsArray(rows[rows.length - 1]!.json)) positions.unshift(JSON.parse(rows.pop()!.json as string) as [number, string]);
+  const [last, following] = positions;
+  return { items: rows, next: following && last && rows.length === limit ? { sortValue: last[0], id: last[1] } : null };
+}
+
+/** Whether a row's JSON is an array (a position) rather than an object (a person). */
+function startsArray(json: string | Uint8Array): boolean {
+  return (typeof json === 'string' ? json.charCodeAt(0) : json[0]) === 0x5b;
 }
 
 /**

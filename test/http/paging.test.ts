@@ -64,6 +64,26 @@ describe.each(MATRIX)('paging ($name)', (target) => {
     expect('nextCursor' in last.body.pagination).toBe(false);
   });
 
+  it('gives a cursor to a people page with one more person after it, and none to a full page that ends the list, for account and scoped keys', async () => {
+    for (const [what, path, key] of [
+      ['account key', '/v1/people?', world.accountKey],
+      ['hot leads', '/v1/people?hot_leads=true&', world.accountKey],
+      ['account key, domain filter', '/v1/people?domain=beta.example&', world.accountKey],
+      ['scoped key of one site', '/v1/people?', world.scopedKeys['beta.example']!],
+      ['scoped key of a site and its subdomain', '/v1/people?', world.scopedKeys['alpha.example']!],
+    ] as const) {
+      const all = (await client.get(`${path}limit=100`, key)).body.data as any[];
+      expect(all.length, what).toBeGreaterThan(2);
+      const whole = await client.get(`${path}limit=${all.length}`, key);
+      expect(whole.body.pagination, what).toEqual({ limit: all.length, count: all.length });
+      const short = await client.get(`${path}limit=${all.length - 1}`, key);
+      expect(short.body.data.map((p: any) => p.id), what).toEqual(all.slice(0, -1).map((p) => p.id));
+      const rest = await client.get(`${path}limit=${all.length - 1}&cursor=${encodeURIComponent(short.body.pagination.nextCursor)}`, key);
+      expect(rest.body.data.map((p: any) => p.id), what).toEqual([all.at(-1).id]);
+      expect(rest.body.pagination, what).toEqual({ limit: all.length - 1, count: 1 });
+    }
+  });
+
   it('breaks lastSeen ties by id, so tied rows split across pages are neither repeated nor lost', async () => {
     const all = (await client.get('/v1/people?limit=100', world.accountKey)).body.data;
     const tied = all.findIndex((p: any, i: number) => i > 0 && all[i - 1].lastSeen === p.lastSeen);

@@ -53,6 +53,7 @@ export const postgresDialect: SqlDialect = {
   limitsUnionArms: true,
   joinsPageBodies: false,
   storesWholePeople: false,
+  readsPositionsApart: false,
   async unlogged(db, table) {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },

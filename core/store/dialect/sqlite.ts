@@ -41,6 +41,7 @@ export const sqliteDialect: SqlDialect = {
   limitsUnionArms: false,
   joinsPageBodies: true,
   storesWholePeople: true,
+  readsPositionsApart: true,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
