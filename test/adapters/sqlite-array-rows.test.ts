@@ -48,6 +48,22 @@ describe('rows the Node adapter reads', () => {
     expect((rows[0] as { b: Buffer }).b).toEqual(Buffer.from([0x00, 0xff, 0x10]));
   });
 
+  it('name the one column of a one-column statement, of every storage class, as better-sqlite3 does, and the next statement reads whole rows again', async () => {
+    const native = open();
+    for (const column of ['pk', 'n', 'r', 's', 'b', 'z', "s || '!' as shout"]) {
+      const query = `select ${column} from t order by pk`;
+      const { rows } = await db!.executeQuery(sql.raw(query).compile(db!));
+      expect(rows, column).toEqual(native.prepare(query).all());
+      expect(rows, column).toHaveLength(3);
+    }
+    native.close();
+    const one = () => db!.selectFrom('t').select('s').orderBy('pk').execute();
+    const two = () => db!.selectFrom('t').select(['s', 'n']).orderBy('pk').execute();
+    expect(await one()).toEqual([{ s: 'São Paulo' }, { s: '' }, { s: '{"a":"ã"}' }]);
+    expect(await two()).toEqual([{ s: 'São Paulo', n: 1 }, { s: '', n: 9007199254740991 }, { s: '{"a":"ã"}', n: -3 }]);
+    expect(await one()).toEqual([{ s: 'São Paulo' }, { s: '' }, { s: '{"a":"ã"}' }]);
+  });
+
   it('keep the last of two columns of one name, as better-sqlite3 does', async () => {
     const { expected, rows } = await readBoth('select pk as v, s as v from t where pk = 1');
     expect(expected).toEqual([{ v: 'São Paulo' }]);
