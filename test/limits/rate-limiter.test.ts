@@ -55,22 +55,44 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
   it('counts places ahead under load, hands them to the next requests at once, in order, and gives the unused back on close', async () => {
     const clock = new ManualClock(0);
     const limiter = await limiterAt(clock);
-    // A request alone counts only itself, and a first count in a window reserves nothing.
+    // A first count in a window counts only itself.
     expect(await limiter.take('a', 1000)).toMatchObject({ remaining: 999 });
     expect(await stored('a')).toBe(1);
-    // Four together: their own places 2–5, and three more (as many as came besides the first).
+    // Four together: their own places 2–5, and as many more.
     const together = await Promise.all([1, 2, 3, 4].map(() => limiter.take('a', 1000)));
     expect(together.map((d) => d.remaining)).toEqual([998, 997, 996, 995]);
-    expect(await stored('a')).toBe(8);
-    // The next three take places 6–7–8 with no statement: the stored count stands.
-    for (const remaining of [994, 993, 992]) expect(await limiter.take('a', 1000)).toMatchObject({ allowed: true, remaining });
-    expect(await stored('a')).toBe(8);
-    // Then a count again, reserving for the three served since the last.
-    expect(await limiter.take('a', 1000)).toMatchObject({ remaining: 991 });
-    expect(await stored('a')).toBe(12);
-    await limiter.close();
-    // Nine requests served: the three places held are given back.
     expect(await stored('a')).toBe(9);
+    // The next four take places 6–9 with no statement: the stored count stands.
+    for (const remaining of [994, 993, 992, 991]) expect(await limiter.take('a', 1000)).toMatchObject({ allowed: true, remaining });
+    expect(await stored('a')).toBe(9);
+    // Then a count again: its own place 10, and five more, for itself and the four served since the last.
+    expect(await limiter.take('a', 1000)).toMatchObject({ remaining: 990 });
+    expect(await stored('a')).toBe(15);
+    await limiter.close();
+    // Ten requests served: the five places held are given back.
+    expect(await stored('a')).toBe(10);
+  });
+
+  it('counts ahead for a client that comes back alone too, a place more each count, up to its cap, each request its own place in order', async () => {
+    const clock = new ManualClock(0);
+    opened = await backend.open();
+    api = await createApi({ database: opened.database, clock, onError: () => undefined });
+    const store = new DelayedStore(api.db);
+    const limiter = new HourlyRateLimiter(clock, store);
+    const remaining: number[] = [];
+    for (let i = 0; i < 100; i++) remaining.push((await limiter.take('a', 10_000)).remaining);
+    expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => 9_999 - i));
+    // Counts of 1, 2, 3, … places: the 14th holds 105 in all.
+    expect([store.counts, await stored('a')]).toEqual([14, 105]);
+    // No count reserves more than 32 places ahead (1% of this limit would allow 100): once there,
+    // a count every 33 requests.
+    for (let i = 0; i < 1_000; i++) await limiter.take('a', 10_000);
+    const before = store.counts;
+    for (let i = 0; i < 990; i++) await limiter.take('a', 10_000);
+    expect(store.counts - before).toBe(30);
+    await limiter.close();
+    // Every place held is given back: the stored count is the requests served.
+    expect(await stored('a')).toBe(2_090);
   });
 
   it('reserves no place past the limit, nor in a window that has closed', async () => {
@@ -98,7 +120,7 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     expect(await stored('a')).toBe(101);
   });
 
-  /** A limiter whose second count (two requests and one place ahead) is written and waits to answer until `store.resume()`. */
+  /** A limiter whose second count (two requests and two places ahead) is written and waits to answer until `store.resume()`. */
   const countInFlight = async () => {
     const clock = new ManualClock(0);
     opened = await backend.open();
@@ -108,23 +130,24 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     await limiter.take('a', 1000);
     store.hold();
     const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
-    while ((await stored('a')) !== 4) await new Promise((r) => setTimeout(r, 1));
+    while ((await stored('a')) !== 5) await new Promise((r) => setTimeout(r, 1));
     return { store, limiter, early };
   };
 
   it("waits for the bucket's count in flight, and hands its places out first, each once, in order (counts overlap on Postgres)", async () => {
     const { store, limiter, early } = await countInFlight();
-    const late = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
+    const late = Promise.all([1, 2, 3].map(() => limiter.take('a', 1000)));
     // A turn later the late requests still wait: no second count while the first is in flight.
     await new Promise((r) => setTimeout(r, 20));
-    expect([store.counts, await stored('a')]).toEqual([2, 4]);
+    expect([store.counts, await stored('a')]).toEqual([2, 5]);
     store.resume();
     expect((await early).map((d) => d.remaining)).toEqual([998, 997]);
-    // The first late request takes place 4, held by the early count; the second is counted (place 5, one ahead).
-    expect((await late).map((d) => d.remaining)).toEqual([996, 995]);
-    expect(await stored('a')).toBe(6);
+    // The first two late requests take places 4–5, held by the early count; the third is counted
+    // (place 6, and three ahead: for itself and the two served since).
+    expect((await late).map((d) => d.remaining)).toEqual([996, 995, 994]);
+    expect(await stored('a')).toBe(9);
     await limiter.close();
-    expect(await stored('a')).toBe(5);
+    expect(await stored('a')).toBe(6);
   });
 
   it('forgets on an admin reset the places a count in flight was reserving', async () => {
@@ -144,12 +167,12 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
     const other = new HourlyRateLimiter(clock, new RateLimitsStore(api.db));
     await limiter.take('a', 1000);
     await Promise.all([1, 2, 3].map(() => limiter.take('a', 1000)));
-    // Places 2–4 handed out, 5–6 held; another process then counts place 7.
-    expect(await stored('a')).toBe(6);
-    expect(await other.take('a', 1000)).toMatchObject({ remaining: 993 });
-    await limiter.close();
-    // Giving 5–6 back would hand out place 7 again: they stay counted.
+    // Places 2–4 handed out, 5–7 held; another process then counts place 8.
     expect(await stored('a')).toBe(7);
+    expect(await other.take('a', 1000)).toMatchObject({ remaining: 992 });
+    await limiter.close();
+    // Giving 5–7 back would hand out place 8 again: they stay counted.
+    expect(await stored('a')).toBe(8);
     await other.close();
   });
 
