@@ -244,10 +244,17 @@ function plainOrder(view: VisibleView): [RawBuilder<number>, RawBuilder<string>]
  */
 function pageApart(rows: { json: string | Uint8Array }[], limit: number): PeoplePage {
   const positions: [number, string][] = [];
-  while (rows.length > 0 && startsArray(rows[rows.length - 1]!.json)) positions.unshift(JSON.parse(rows.pop()!.json as string) as [number, string]);
+  while (rows.length > 0 && startsArray(rows[rows.length - 1]!.json)) positions.unshift(JSON.parse(asText(rows.pop()!.json)) as [number, string]);
   const [last, following] = positions;
   return { items: rows, next: following && last && rows.length === limit ? { sortValue: last[0], id: last[1] } : null };
 }
+
+/** JSON as text: a position is read as text, but a driver may hand any text over as bytes. */
+function asText(json: string | Uint8Array): string {
+  return typeof json === 'string' ? json : UTF8.decode(json);
+}
+
+const UTF8 = new TextDecoder();
 
 /** Whether a row's JSON is an array (a position) rather than an object (a person). */
 function startsArray(json: string | Uint8Array): boolean {
