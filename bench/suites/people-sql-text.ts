@@ -41,11 +41,10 @@ export class PeopleSqlText {
     const [last, following] = tail < 0 ? [] : rows.slice(tail).map((json) => JSON.parse(json) as [number, string]);
     const next = following && last ? `,"nextCursor":"${Buffer.from(JSON.stringify(last)).toString('base64url')}"` : '';
     if (page.length === 0) return `{"data":[],"pagination":{"limit":${limit},"count":0}}`;
-    // One join writes the body flat, as core/http/respond.ts does.
-    const parts = page;
-    parts[0] = `{"data":[${parts[0]}`;
-    parts[parts.length - 1] += `],"pagination":{"limit":${limit},"count":${page.length}${next}}}`;
-    return parts.join(',');
+    // One join writes the body flat, as core/http/respond.ts does (the rows read are ours to change).
+    page[0] = `{"data":[${page[0]}`;
+    page[page.length - 1] += `],"pagination":{"limit":${limit},"count":${page.length}${next}}}`;
+    return page.join(',');
   }
 
   close(): void {

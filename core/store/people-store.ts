@@ -56,7 +56,7 @@ export class PeopleStore {
     const plain = !isScopedSites(view) && view.kind !== 'sites';
     if (plain && this.#dialect.readsPositionsApart) {
       const rows = await this.#queries.rows(`apart:${shape}`, (p) => this.#pageApart(p, view, hot, since !== undefined, after !== null), { ...values, limit, lastIndex: limit - 1 });
-      return pageApart(rows, limit);
+      return pageOfApartRows(rows, limit);
     }
     const rows = await this.#queries.rows(
       `page:${shape}`,
@@ -242,7 +242,7 @@ function plainOrder(view: VisibleView): [RawBuilder<number>, RawBuilder<string>]
  * to two positions (a JSON array, `[`), the page's last person's and the next one's: a second
  * proves a next page exists, and the cursor points after the first.
  */
-function pageApart(rows: { json: string | Uint8Array }[], limit: number): PeoplePage {
+function pageOfApartRows(rows: { json: string | Uint8Array }[], limit: number): PeoplePage {
   const positions: [number, string][] = [];
   while (rows.length > 0 && startsArray(rows[rows.length - 1]!.json)) positions.unshift(JSON.parse(asText(rows.pop()!.json)) as [number, string]);
   const [last, following] = positions;

@@ -9,12 +9,15 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
   let api: Api;
   afterEach(async () => (await api.close(), await opened.drop()));
 
-  /** A limiter over a freshly migrated database of the backend. */
-  const limiterAt = async (clock: ManualClock) => {
+  /** A limiter over a freshly migrated database of the backend, and its store, which counts its counts (and can hold one). */
+  const limiterWithStore = async (clock: ManualClock) => {
     opened = await backend.open();
     api = await createApi({ database: opened.database, clock, onError: () => undefined });
-    return new HourlyRateLimiter(clock, new RateLimitsStore(api.db));
+    const store = new DelayedStore(api.db);
+    return { store, limiter: new HourlyRateLimiter(clock, store) };
   };
+  /** A limiter over a freshly migrated database of the backend. */
+  const limiterAt = async (clock: ManualClock) => (await limiterWithStore(clock)).limiter;
 
   it('allows the limit per window, then refuses with the seconds left, and opens a new window after an hour', async () => {
     const clock = new ManualClock(0);
@@ -74,11 +77,7 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
   });
 
   it('counts ahead for a client that comes back alone too, a place more each count, up to its cap, each request its own place in order', async () => {
-    const clock = new ManualClock(0);
-    opened = await backend.open();
-    api = await createApi({ database: opened.database, clock, onError: () => undefined });
-    const store = new DelayedStore(api.db);
-    const limiter = new HourlyRateLimiter(clock, store);
+    const { store, limiter } = await limiterWithStore(new ManualClock(0));
     const remaining: number[] = [];
     for (let i = 0; i < 100; i++) remaining.push((await limiter.take('a', 10_000)).remaining);
     expect(remaining).toEqual(Array.from({ length: 100 }, (_, i) => 9_999 - i));
@@ -122,11 +121,7 @@ describe.each(BACKENDS)('the hourly rate limiter ($name)', (backend) => {
 
   /** A limiter whose second count (two requests and two places ahead) is written and waits to answer until `store.resume()`. */
   const countInFlight = async () => {
-    const clock = new ManualClock(0);
-    opened = await backend.open();
-    api = await createApi({ database: opened.database, clock, onError: () => undefined });
-    const store = new DelayedStore(api.db);
-    const limiter = new HourlyRateLimiter(clock, store);
+    const { store, limiter } = await limiterWithStore(new ManualClock(0));
     await limiter.take('a', 1000);
     store.hold();
     const early = Promise.all([limiter.take('a', 1000), limiter.take('a', 1000)]);
