@@ -124,7 +124,9 @@ async function fill(url: string, sqlitePath: string, progress: boolean): Promise
     const tables = source
       .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by rowid")
       .all()
-      .map((t) => t.name);
+      .map((t) => t.name)
+      // What the API leaves empty on PostgreSQL, the copy does too.
+      .filter((t) => postgresDialect.storesWholePeople || t !== 'people_whole');
     const counts = new Map(tables.map((t) => [t, source.prepare<[], { n: number }>(`select count(*) as n from "${t}"`).get()!.n]));
     const bar = progress && !process.env.CI && process.stderr.isTTY ? new SingleBar({ stream: process.stderr, format: `PostgreSQL copy of ${basename(sqlitePath)} {table} [{bar}] {value}/{total} rows`, hideCursor: true }, Presets.shades_classic) : undefined;
     bar?.start([...counts.values()].reduce((a, b) => a + b, 0), 0, { table: '' });
@@ -133,7 +135,7 @@ async function fill(url: string, sqlitePath: string, progress: boolean): Promise
     let copied = 0;
     for (const table of tables) {
       // What the API leaves empty on PostgreSQL, the copy does too.
-      const columns = (await sharedColumns(client, source, table)).filter((c) => postgresDialect.storesWholePeople || !(table === 'people' && c === 'json_whole'));
+      const columns = await sharedColumns(client, source, table);
       const list = columns.map(ident).join(', ');
       const insert = `insert into ${ident(table)} (${list}) select ${list} from json_populate_recordset(null::${ident(table)}, $1::json)`;
       let batch: unknown[] = [];

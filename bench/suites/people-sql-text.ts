@@ -1,7 +1,7 @@
 /**
- * The people page's own SQL, straight on better-sqlite3: the account view's keyset rows with each
- * person's stored JSON (whole, as core/store/person-row.ts reads it for an account key), joined
- * into a body. Not a server anyone would ship (no auth, no limits, no signed cursor, no
+ * The people page's own SQL, straight on better-sqlite3: the account view's keyset rows of each
+ * person's stored JSON, whole and filed in page order (`people_whole`, as core/store/people-store.ts
+ * reads an account key's page), joined into a body. Not a server anyone would ship (no auth, no limits, no signed cursor, no
  * Request/Response), but it shows how much of a people page is SQLite's work, as the journey
  * suite's "SQL + stored text" case does for events. It reads as our Node adapter does the API's
  * statement: through a memory map, the page's JSON texts a bare value each and then the positions
@@ -23,10 +23,10 @@ export class PeopleSqlText {
   ) {
     this.#db = new BetterSqlite3(path, { readonly: true });
     this.#db.pragma(`mmap_size = ${MAP_BYTES}`);
-    const ordered = 'FROM people p WHERE p.account_id = ? ORDER BY p.last_seen DESC, p.id DESC';
+    const ordered = 'FROM people_whole p WHERE p.account_id = ? ORDER BY p.last_seen DESC, p.id DESC';
     this.#page = this.#db
       .prepare<[string, number, string, number], string>(
-        `SELECT json FROM (SELECT p.json_whole AS json ${ordered} LIMIT ?) ` +
+        `SELECT json FROM (SELECT p.json ${ordered} LIMIT ?) ` +
           `UNION ALL SELECT json_array(last_seen, id) FROM (SELECT p.last_seen, p.id ${ordered} LIMIT 2 OFFSET ?)`,
       )
       .pluck(true);

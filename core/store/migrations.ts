@@ -15,6 +15,7 @@ import { storedCsv } from './migrations/0013-stored-csv.ts';
 import { exportChunksLz4 } from './migrations/0014-export-chunks-lz4.ts';
 import { rateLimitsUnlogged } from './migrations/0015-rate-limits-unlogged.ts';
 import { personJsonWhole } from './migrations/0016-person-json-whole.ts';
+import { peopleWhole } from './migrations/0017-people-whole.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0014_export_chunks_lz4': exportChunksLz4,
   '0015_rate_limits_unlogged': rateLimitsUnlogged,
   '0016_person_json_whole': personJsonWhole,
+  '0017_people_whole': peopleWhole,
 };
 
 /** The names of every migration, in the order they run. */

@@ -78,7 +78,7 @@ export class PeopleStore {
    */
   #plainPage(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean): PeopleQuery {
     const [lastSeen, id] = plainOrder(view);
-    let query = this.#viewQuery(p, view, AS_BODY);
+    let query = this.#viewQuery(p, view, AS_BODY, !hot);
     // One site's hot leads have an index of their own, which the literal 1 lets the planner use.
     if (hot) query = isOneSite(view) ? query.where(sql<boolean>`ps.person_is_hot_lead = 1`) : query.where(sql.ref('p.is_hot_lead'), '=', 1);
     if (since) query = query.where(lastSeen, '>', p('since'));
@@ -199,9 +199,10 @@ export class PeopleStore {
    * sites; a scoped key sees only its site's visits. Each person's JSON is stored text (see
    * person-row.ts): the account view reads it from the person's row alone, one site from the
    * person's row and its visits there. The views read different tables, so callers refine it
-   * through `sql.ref`.
+   * through `sql.ref`. `inOrder`: a page refined by nothing but `lastSeen`, which the account
+   * view then reads from its people's JSON filed in page order, where the dialect stores it.
    */
-  #viewQuery(p: Param, view: VisibleView, read: JsonRead = AS_TEXT): PeopleQuery {
+  #viewQuery(p: Param, view: VisibleView, read: JsonRead = AS_TEXT, inOrder = false): PeopleQuery {
     if (isOneSite(view)) {
       return this.db
         .selectFrom('person_sites as ps')
@@ -210,8 +211,17 @@ export class PeopleStore {
         .where('ps.site_pk', '=', p('sitePk'))
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
+    if (view.kind === 'account' && inOrder && this.#dialect.storesWholePeople) {
+      // The account's people as filed in page order (migration 0017), under the people's alias:
+      // `p.last_seen` and `p.id` order and bound the page as they do on the people table.
+      return this.db
+        .selectFrom('people_whole as p')
+        .select(['p.id', 'p.last_seen', this.#json(sql.ref<string>('p.json'), read).as('json')])
+        .where('p.account_id', '=', p('accountId'))
+        .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    }
     const query = this.db.selectFrom('people as p').select(['p.id', 'p.last_seen']).where('p.account_id', '=', p('accountId'));
-    if (view.kind === 'account') return query.select(this.#json(accountPersonJsonSql(this.#dialect), read).as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    if (view.kind === 'account') return query.select(this.#json(accountPersonJsonSql(), read).as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     // Account-wide figures, attributed to the latest of the selected sites.
     const sitePks = sitePlaceholders(view, p);
     return query

@@ -13,6 +13,7 @@ export interface Database {
   company_sites: CompanySitesTable;
   people: PeopleTable;
   person_sites: PersonSitesTable;
+  people_whole: PeopleWholeTable;
   events: EventsTable;
   person_pages: PersonPagesTable;
   export_jobs: ExportJobsTable;
@@ -106,6 +107,18 @@ export interface CompanySitesTable {
   json_figures: string | null;
 }
 
+/**
+ * Each person's account-view JSON (the four pieces of `people` joined), filed in page order
+ * (account, `lastSeen`, id) so an account key's people page reads one range of it (migration
+ * 0017). Where the dialect stores whole people (SQLite); empty on Postgres.
+ */
+export interface PeopleWholeTable {
+  account_id: string;
+  last_seen: number;
+  id: string;
+  json: string;
+}
+
 export interface PeopleTable {
   pk: Generated<number>;
   account_id: string;
@@ -146,8 +159,6 @@ export interface PeopleTable {
   json_figures: string | null;
   json_tail: string | null;
   json_site: string | null;
-  /** The four pieces above joined: the Person as an account key reads it (person-row.ts), kept with them where the dialect stores it (SQLite; null on Postgres). */
-  json_whole: string | null;
   /**
    * The person's cells of an export file's line, formatted as the row is written (core/exports/columns.ts):
    * those before the company's, and those after the attribution's. Null only until a migration's

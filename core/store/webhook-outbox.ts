@@ -2,7 +2,6 @@ import type { Insertable as KyselyInsertable, Transaction } from 'kysely';
 import { toHex } from '../auth/api-key.ts';
 import type { WebhookEventKind } from '../resources/types.ts';
 import type { Site } from '../scope/view.ts';
-import { dialectOf } from './dialect/index.ts';
 import { accountPersonJsonSql } from './person-row.ts';
 import type { Database, WebhookDeliveriesTable } from './schema.ts';
 
@@ -43,7 +42,7 @@ export async function writeIdentified(trx: Transaction<Database>, endpointIds: s
   for (let i = 0; i < personPks.length; i += CHUNK) {
     const rows = await trx
       .selectFrom('people as p')
-      .select([accountPersonJsonSql(dialectOf(trx)).as('json'), 'p.pk'])
+      .select([accountPersonJsonSql().as('json'), 'p.pk'])
       .where('p.pk', 'in', personPks.slice(i, i + CHUNK))
       .execute();
     for (const r of rows) json.set(r.pk, r.json);

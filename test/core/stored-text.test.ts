@@ -69,15 +69,17 @@ async function expectStoredTextRendered(db: Kysely<Database>): Promise<void> {
     .selectFrom('people as p')
     .leftJoin('companies as c', 'c.pk', 'p.company_pk')
     .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-    .select(['p.id', 's.domain', 's.client_ref', personJsonSql('p', dialect).as('rendered'), accountPersonJsonSql(dialect).as('stored')])
+    .select(['p.id', 's.domain', 's.client_ref', personJsonSql('p', dialect).as('rendered'), accountPersonJsonSql().as('stored')])
     .execute();
   expect(people.length).toBeGreaterThan(0);
   for (const r of people) expect(r.stored, r.id).toBe(withSite(r.rendered, { domain: r.domain, clientRef: r.client_ref }));
-  // Where the dialect keeps no whole JSON (PostgreSQL: see storesWholePeople), none is written.
-  if (!dialect.storesWholePeople) {
-    const whole = await db.selectFrom('people').select(sql<number>`count(*)`.as('n')).where('json_whole', 'is not', null).executeTakeFirstOrThrow();
-    expect(Number(whole.n)).toBe(0);
-  }
+  // The whole JSON filed in page order: one row a person where the dialect keeps it, under their
+  // lastSeen as it is now, their stored pieces joined; none elsewhere (PostgreSQL: see storesWholePeople).
+  const filed = await db.selectFrom('people_whole').select(['account_id', 'last_seen', 'id', 'json']).orderBy('account_id').orderBy('id').execute();
+  const expected = dialect.storesWholePeople
+    ? await db.selectFrom('people as p').select(['p.account_id', 'p.last_seen', 'p.id', storedPersonJsonSql(sql`p.json_figures`, sql`p.json_site`).as('json')]).orderBy('p.account_id').orderBy('p.id').execute()
+    : [];
+  expect(filed.map((r) => ({ ...r, last_seen: Number(r.last_seen) }))).toEqual(expected.map((r) => ({ ...r, last_seen: Number(r.last_seen) })));
   // Per site: one site's figures (a scoped key of that site), and account-wide figures attributed to it (a site filter).
   const visits = await db
     .selectFrom('person_sites as ps')
@@ -184,6 +186,28 @@ async function expectScopedPagesRendered(api: Api, key: string, domain: string):
   expect(await walk(api, key, '/v1/companies')).toEqual(companies.map((r) => r.json));
 }
 
+/**
+ * An account key's people, walked page by page with and without a lastSeen bound, as the
+ * reference rendered them in list order: what a page reads from their JSON filed in page order.
+ */
+async function expectAccountPagesRendered(api: Api, key: string): Promise<void> {
+  const dialect = dialectOf(api.db);
+  const rendered = await api.db
+    .selectFrom('people as p')
+    .leftJoin('companies as c', 'c.pk', 'p.company_pk')
+    .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
+    .select(['s.domain', 's.client_ref', 'p.last_seen', personJsonSql('p', dialect).as('json')])
+    .orderBy('p.last_seen', 'desc')
+    .orderBy('p.id', 'desc')
+    .execute();
+  const expected = rendered.map((r) => ({ lastSeen: Number(r.last_seen), json: withSite(r.json, { domain: r.domain, clientRef: r.client_ref }) }));
+  expect(expected.length).toBeGreaterThan(40);
+  expect(await walk(api, key, '/v1/people')).toEqual(expected.map((r) => r.json));
+  const since = expected[Math.floor(expected.length / 2)]!.lastSeen;
+  const after = `/v1/people?last_seen_after=${encodeURIComponent(new Date(since * 1000).toISOString())}`;
+  expect(await walk(api, key, after)).toEqual(expected.filter((r) => r.lastSeen > since).map((r) => r.json));
+}
+
 /** An API on a fresh database from `databases` (a file for SQLite, so it can be opened again), with the sites and companies loaded. */
 async function openFresh(databases: ReopenableDatabases): Promise<{ api: Api; database: OpenedDatabase['database'] }> {
   const database = await databases.fresh();
@@ -229,10 +253,15 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
     await admin.loadPeople('acc_a', Array.from({ length: 450 }, (_, i) => person(i + 10, { companyId: `co_${i % 4}` })));
     await expectStoredTextRendered(db);
     await expectScopedPagesRendered(api, alphaKey, 'alpha.example');
+    // Some of them reloaded seen later, some earlier: each moves to its new place in the account's list, once.
+    await admin.loadPeople('acc_a', [10, 11, 12].map((i) => person(i + 10, { companyId: `co_${i % 4}`, visits: [{ domain: 'beta.example', visitCount: 3, firstSeen: iso(NOW - 90 * DAY), lastSeen: iso(NOW - (i - 9) * 20 * DAY) }] })));
+    await admin.loadPeople('acc_a', [person(13, { visits: [{ domain: 'alpha.example', visitCount: 1, firstSeen: iso(NOW), lastSeen: iso(NOW + 600_000) }] })]);
+    await expectStoredTextRendered(db);
+    await expectAccountPagesRendered(api, accountKey);
   });
 
-  // 0007 added every piece; 0016 the account view's whole JSON beside pieces already rendered.
-  it.each(['0007_stored_json', '0016_person_json_whole'] as const)('fills the stored text of a database loaded before migration %s, and serves the same pages', async (migration) => {
+  // 0007 added every piece; 0016 the account view's whole JSON beside pieces already rendered; 0017 files that JSON in page order.
+  it.each(['0007_stored_json', '0016_person_json_whole', '0017_people_whole'] as const)('fills the stored text of a database loaded before migration %s, and serves the same pages', async (migration) => {
     const { api, database } = await openFresh(databases);
     const keys = {
       account: (await api.admin.issueAccountKey('acc_a')).key,
