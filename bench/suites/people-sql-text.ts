@@ -1,11 +1,12 @@
 /**
  * The people page's own SQL, straight on better-sqlite3: the account view's keyset rows of each
- * person's stored JSON, whole and filed in page order (`people_whole`, as core/store/people-store.ts
- * reads an account key's page), joined into a body. Not a server anyone would ship (no auth, no limits, no signed cursor, no
- * Request/Response), but it shows how much of a people page is SQLite's work, as the journey
- * suite's "SQL + stored text" case does for events. It reads as our Node adapter does the API's
- * statement: through a memory map, the page's JSON texts a bare value each and then the positions
- * of its last person and the next (core/store/people-store.ts, adapters/node/array-rows.ts).
+ * person's stored JSON, whole and filed in page order (`people_whole`, as
+ * core/store/people-store.ts reads an account key's page), joined into a body. Not a server anyone
+ * would ship (no auth, no limits, no signed cursor, no Request/Response), but it shows how much of
+ * a people page is SQLite's work, as the journey suite's "SQL + stored text" case does for events.
+ * It reads as our Node adapter does the API's statement: through a memory map, the page's JSON
+ * texts a bare value each and then the positions of its last person and the next
+ * (core/store/people-store.ts, adapters/node/array-rows.ts).
  */
 import BetterSqlite3 from 'better-sqlite3';
 import { MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';

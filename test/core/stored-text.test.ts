@@ -65,14 +65,9 @@ async function expectStoredTextRendered(db: Kysely<Database>): Promise<void> {
     }
   }
   // Account-wide: the person's figures, attributed to their latest site.
-  const people = await db
-    .selectFrom('people as p')
-    .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-    .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-    .select(['p.id', 's.domain', 's.client_ref', personJsonSql('p', dialect).as('rendered'), accountPersonJsonSql().as('stored')])
-    .execute();
+  const people = await accountPeople(db);
   expect(people.length).toBeGreaterThan(0);
-  for (const r of people) expect(r.stored, r.id).toBe(withSite(r.rendered, { domain: r.domain, clientRef: r.client_ref }));
+  for (const r of people) expect(r.stored, r.id).toBe(r.rendered);
   // The whole JSON filed in page order: one row a person where the dialect keeps it, under their
   // lastSeen as it is now, their stored pieces joined; none elsewhere (PostgreSQL: see storesWholePeople).
   const filed = await db.selectFrom('people_whole').select(['account_id', 'last_seen', 'id', 'json']).orderBy('account_id').orderBy('id').execute();
@@ -191,21 +186,25 @@ async function expectScopedPagesRendered(api: Api, key: string, domain: string):
  * reference rendered them in list order: what a page reads from their JSON filed in page order.
  */
 async function expectAccountPagesRendered(api: Api, key: string): Promise<void> {
-  const dialect = dialectOf(api.db);
-  const rendered = await api.db
+  const expected = await accountPeople(api.db);
+  expect(expected.length).toBeGreaterThan(40);
+  expect(await walk(api, key, '/v1/people')).toEqual(expected.map((r) => r.rendered));
+  const since = expected[Math.floor(expected.length / 2)]!.lastSeen;
+  const after = `/v1/people?last_seen_after=${encodeURIComponent(new Date(since * 1000).toISOString())}`;
+  expect(await walk(api, key, after)).toEqual(expected.filter((r) => r.lastSeen > since).map((r) => r.rendered));
+}
+
+/** The account's people in list order: each as the reference renders them for an account key, and as stored for it. */
+async function accountPeople(db: Kysely<Database>): Promise<{ id: string; lastSeen: number; rendered: string; stored: string }[]> {
+  const rows = await db
     .selectFrom('people as p')
     .leftJoin('companies as c', 'c.pk', 'p.company_pk')
     .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
-    .select(['s.domain', 's.client_ref', 'p.last_seen', personJsonSql('p', dialect).as('json')])
+    .select(['p.id', 'p.last_seen', 's.domain', 's.client_ref', personJsonSql('p', dialectOf(db)).as('rendered'), accountPersonJsonSql().as('stored')])
     .orderBy('p.last_seen', 'desc')
     .orderBy('p.id', 'desc')
     .execute();
-  const expected = rendered.map((r) => ({ lastSeen: Number(r.last_seen), json: withSite(r.json, { domain: r.domain, clientRef: r.client_ref }) }));
-  expect(expected.length).toBeGreaterThan(40);
-  expect(await walk(api, key, '/v1/people')).toEqual(expected.map((r) => r.json));
-  const since = expected[Math.floor(expected.length / 2)]!.lastSeen;
-  const after = `/v1/people?last_seen_after=${encodeURIComponent(new Date(since * 1000).toISOString())}`;
-  expect(await walk(api, key, after)).toEqual(expected.filter((r) => r.lastSeen > since).map((r) => r.json));
+  return rows.map((r) => ({ id: r.id, lastSeen: Number(r.last_seen), rendered: withSite(r.rendered, { domain: r.domain, clientRef: r.client_ref }), stored: r.stored }));
 }
 
 /** An API on a fresh database from `databases` (a file for SQLite, so it can be opened again), with the sites and companies loaded. */
