@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
 import { dialectOf } from './dialect/index.ts';
 import { renderMissingCsv } from './stored-csv.ts';
-import { figuresJsonSql, headJsonSql, siteJsonSql, storedPersonJsonSql, tailJsonSql } from './person-row.ts';
+import { accountPersonJsonSql, figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
 
 /**
  * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to
@@ -132,7 +132,7 @@ async function fileWholePeople(db: Kysely<any>, which: RawBuilder<boolean>): Pro
   await db
     .insertInto('people_whole')
     .columns(['account_id', 'last_seen', 'id', 'json'])
-    .expression(people.select(['p.account_id', 'p.last_seen', 'p.id', storedPersonJsonSql(sql`p.json_figures`, sql`p.json_site`).as('json')]))
+    .expression(people.select(['p.account_id', 'p.last_seen', 'p.id', accountPersonJsonSql().as('json')]))
     .execute();
 }
 

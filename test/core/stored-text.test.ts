@@ -72,7 +72,7 @@ async function expectStoredTextRendered(db: Kysely<Database>): Promise<void> {
   // lastSeen as it is now, their stored pieces joined; none elsewhere (PostgreSQL: see storesWholePeople).
   const filed = await db.selectFrom('people_whole').select(['account_id', 'last_seen', 'id', 'json']).orderBy('account_id').orderBy('id').execute();
   const expected = dialect.storesWholePeople
-    ? await db.selectFrom('people as p').select(['p.account_id', 'p.last_seen', 'p.id', storedPersonJsonSql(sql`p.json_figures`, sql`p.json_site`).as('json')]).orderBy('p.account_id').orderBy('p.id').execute()
+    ? await db.selectFrom('people as p').select(['p.account_id', 'p.last_seen', 'p.id', accountPersonJsonSql().as('json')]).orderBy('p.account_id').orderBy('p.id').execute()
     : [];
   expect(filed.map((r) => ({ ...r, last_seen: Number(r.last_seen) }))).toEqual(expected.map((r) => ({ ...r, last_seen: Number(r.last_seen) })));
   // Per site: one site's figures (a scoped key of that site), and account-wide figures attributed to it (a site filter).
