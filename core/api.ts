@@ -242,7 +242,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     return cors ? cors.decorate(request, response) : response;
   }
 
-  const fetch = async (request: Request): Promise<Response> => toResponse(await reply(request));
+  const lazyBodies = options.lazyBodies ?? false;
+  const fetch = async (request: Request): Promise<Response> => toResponse(await reply(request), lazyBodies);
   REPLIES.set(fetch, reply);
   return {
     fetch,

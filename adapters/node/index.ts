@@ -13,7 +13,11 @@ export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/w
 /** Options of the Node `createApi`: the core's, with `database` as a file path, `:memory:`, or a Kysely instance. */
 export type NodeApiOptions = RuntimeApiOptions;
 
-/** Creates the API; a path opens (or creates) that SQLite file with better-sqlite3. */
+/**
+ * Creates the API; a path opens (or creates) that SQLite file with better-sqlite3. Its JSON
+ * responses make their body streams only when read other than as text (`lazyBodies`): no Node
+ * server reads a Response but through its methods.
+ */
 export function createApi(options: NodeApiOptions): Promise<Api> {
-  return createApiWith(options, openDatabase);
+  return createApiWith({ ...options, lazyBodies: options.lazyBodies ?? true }, openDatabase);
 }

@@ -1,6 +1,7 @@
 import type { ErrorBody } from '../resources/types.ts';
 import type { ApiError } from './errors.ts';
 import { Reply } from './reply.ts';
+import { LazyTextResponse } from './lazy-text-response.ts';
 import { TextResponse } from './text-response.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -63,10 +64,11 @@ export function errorResponse(err: ApiError): Reply {
   return reply;
 }
 
-/** The answer as a Fetch Response (what `api.fetch` returns). */
-export function toResponse(reply: Reply): Response {
+/** The answer as a Fetch Response (what `api.fetch` returns); `lazyBodies`: see `ApiOptions.lazyBodies`. */
+export function toResponse(reply: Reply, lazyBodies = false): Response {
   const init = { status: reply.status, headers: reply.headers.toObject() };
-  return typeof reply.body === 'string' ? new TextResponse(reply.body, init) : new Response(reply.body, init);
+  if (typeof reply.body !== 'string') return new Response(reply.body, init);
+  return lazyBodies ? new LazyTextResponse(reply.body, init) : new TextResponse(reply.body, init);
 }
 
 /**
@@ -77,5 +79,5 @@ export function toResponse(reply: Reply): Response {
  * Deno) need it not.
  */
 export function bodyTextOf(response: Response): string | undefined {
-  return response instanceof TextResponse ? response.peekText() : undefined;
+  return response instanceof TextResponse || response instanceof LazyTextResponse ? response.peekText() : undefined;
 }

@@ -1,14 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LazyTextResponse } from '../../core/http/lazy-text-response.ts';
 import { TextResponse } from '../../core/http/text-response.ts';
 import { createWorld, type World } from '../support/world.ts';
 
 /** The account's first page, fetched in-process: it holds the non-ASCII person added below. */
 const PAGE = 'http://api.test/v1/people?limit=100';
 
-describe('a response of api.fetch read in-process', () => {
+// The Node adapter builds its responses' bodies lazily; the core's default builds them at once.
+describe.each([
+  { kind: 'with a lazy body (the Node adapter)', lazyBodies: undefined, expected: LazyTextResponse },
+  { kind: 'with its body built at once (the core default)', lazyBodies: false, expected: TextResponse },
+])('a response of api.fetch read in-process, $kind', ({ lazyBodies, expected }) => {
   let world: World;
   beforeAll(async () => {
-    world = await createWorld();
+    world = await createWorld({ lazyBodies });
     // Non-ASCII text takes encoders off their ASCII fast paths: the case worth checking.
     const now = new Date(world.clock.now()).toISOString();
     await world.api.admin.loadPeople('acc_a', [{ id: 'per_zoe', firstName: 'Zoë', location: 'São Paulo 🌎', visits: [{ domain: 'alpha.example', visitCount: 1, firstSeen: now, lastSeen: now }] }]);
@@ -16,6 +21,10 @@ describe('a response of api.fetch read in-process', () => {
   afterAll(() => world.api.close());
 
   const get = () => world.api.fetch(new Request(PAGE, { headers: { 'x-api-key': world.accountKey } }));
+
+  it('is the response kind this API builds', async () => {
+    expect(await get()).toBeInstanceOf(expected);
+  });
 
   it('gives text() equal to decoding its body bytes', async () => {
     const bytes = new Uint8Array(await (await get()).arrayBuffer());
@@ -53,6 +62,61 @@ describe('a response of api.fetch read in-process', () => {
     for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
     const streamed = new TextDecoder().decode(Buffer.concat(chunks));
     expect(await copy.text()).toBe(streamed);
+  });
+
+  it('gives the same bytes through arrayBuffer(), blob() and bytes(), and each reader marks it read', async () => {
+    const text = await (await get()).text();
+    const expectedBytes = new TextEncoder().encode(text);
+    const readers = [(r: Response) => r.arrayBuffer(), (r: Response) => r.blob().then((b) => b.arrayBuffer()), (r: Response) => r.bytes()];
+    for (const read of readers) {
+      const res = await get();
+      expect(Buffer.from(new Uint8Array(await read(res))).equals(expectedBytes)).toBe(true);
+      expect(res.bodyUsed).toBe(true);
+      await expect(res.text()).rejects.toThrow(TypeError);
+    }
+  });
+
+  it('refuses clone() and body reads after text(), as a read Response does', async () => {
+    const res = await get();
+    await res.text();
+    expect(() => res.clone()).toThrow(TypeError);
+    await expect(res.blob()).rejects.toThrow(TypeError);
+    expect(res.bodyUsed).toBe(true);
+  });
+
+  it('keeps its status and headers whatever reads its body', async () => {
+    const res = await get();
+    const before = [...res.headers];
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    expect([...res.headers]).toEqual(before);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('reads back as the same Response when passed through new Response(body, init)', async () => {
+    const text = await (await get()).text();
+    const res = await get();
+    const copy = new Response(res.body, res);
+    expect(await copy.text()).toBe(text);
+    expect(copy.headers.get('x-request-id')).toBe(res.headers.get('x-request-id'));
+  });
+});
+
+describe('LazyTextResponse', () => {
+  it('reads a lone surrogate back as U+FFFD, as decoding its bytes does', async () => {
+    const text = '{"a":"\ud800"}';
+    expect(await new LazyTextResponse(text, {}).text()).toBe(await new Response(text).text());
+    expect(await new LazyTextResponse(text, {}).text()).toBe('{"a":"\ufffd"}');
+  });
+
+  it('offers its text to an adapter until the body is read, by any reader', async () => {
+    const unread = new LazyTextResponse('{"a":1}', {});
+    expect(unread.peekText()).toBe('{"a":1}');
+    await unread.json();
+    expect(unread.peekText()).toBeUndefined();
+    const streamed = new LazyTextResponse('{"a":1}', {});
+    await streamed.arrayBuffer();
+    expect(streamed.peekText()).toBeUndefined();
   });
 });
 
