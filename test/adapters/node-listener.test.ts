@@ -151,6 +151,22 @@ describe('the Node listener', () => {
     expect(seen).toEqual(['/v1/health']);
   });
 
+  it('writes the whole body of a core answer that a wrapper passed on, as it is or as a new Response of its stream', async () => {
+    api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
+    const core = api;
+    const expected = await (await core.fetch(new Request('http://api.test/v1/people'))).text();
+    expect(JSON.parse(expected)).toMatchObject({ error: { code: 'unauthorized' } });
+    // One server: a request saying `x-rebuild` gets the answer rebuilt around its body stream.
+    const { base } = await serveHandler({
+      fetch: async (request) => {
+        const res = await core.fetch(request);
+        return request.headers.has('x-rebuild') ? new Response(res.body, res) : res;
+      },
+    });
+    expect(await (await fetch(`${base}/v1/people`)).text()).toBe(expected);
+    expect(await (await fetch(`${base}/v1/people`, { headers: { 'x-rebuild': '1' } })).text()).toBe(expected);
+  });
+
   it('gives the core every value of a repeated header, comma-joined as a Fetch Headers would', async () => {
     api = await createApi({ database: ':memory:', clock: new ManualClock('2026-11-21T08:00:00Z') });
     const account = await api.admin.createAccount({ name: 'Listener' });
