@@ -28,18 +28,25 @@ export class LazyTextResponse extends Response {
     this.#init = init;
   }
 
-  static {
-    // The rest of the body's readers, where this runtime has them, answered by the ordinary Response.
-    for (const name of ['arrayBuffer', 'blob', 'bytes', 'formData', 'clone'] as const) {
-      if (typeof Response.prototype[name] !== 'function') continue;
-      Object.defineProperty(LazyTextResponse.prototype, name, {
-        configurable: true,
-        writable: true,
-        value(this: LazyTextResponse) {
-          return (this.#withBody()[name] as () => unknown).call(this.#bodied);
-        },
-      });
-    }
+  // The body's other readers, answered by the ordinary Response.
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return this.#withBody().arrayBuffer();
+  }
+
+  override blob(): Promise<Blob> {
+    return this.#withBody().blob();
+  }
+
+  override bytes(): ReturnType<Response['bytes']> {
+    return this.#withBody().bytes();
+  }
+
+  override formData(): Promise<FormData> {
+    return this.#withBody().formData();
+  }
+
+  override clone(): Response {
+    return this.#withBody().clone();
   }
 
   /** The ordinary Response over the same text; one already read through text() is made read too. */
