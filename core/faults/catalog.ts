@@ -21,9 +21,15 @@ const START_EXPORT = 'POST /v1/exports';
 /** Faults answered before the key is checked, and so not counted, as the real ones are not. */
 export const BEFORE_KEY: readonly FaultName[] = ['unauthorized', 'forbidden'];
 
+/** Route paths as the document writes them, by the router's path: a fixed few, and each request names one. */
+const documentPaths = new Map<string, string>();
+
 /** `GET /v1/people/:id` as the document names it: `GET /v1/people/{id}`. */
 export function operationName(method: string, routePath: string): string {
-  return `${method.toUpperCase()} ${routePath.replace(/:(\w+)/g, '{$1}')}`;
+  // Every request asks; the regular expression cost ~2 µs of a ~0.15 ms page.
+  let path = documentPaths.get(routePath);
+  if (path === undefined) documentPaths.set(routePath, (path = routePath.replace(/:(\w+)/g, '{$1}')));
+  return `${method.toUpperCase()} ${path}`;
 }
 
 const catalog = new Map<string, Set<FaultName>>();
