@@ -5,7 +5,7 @@ import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
 import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
 import { authenticate } from './auth/authenticate.ts';
-import type { Handler, RequestContext, Services } from './http/context.ts';
+import { withCaller, type Handler, type RequestContext, type Services } from './http/context.ts';
 import { createCors } from './http/cors.ts';
 import { ApiError, badRequest, quoteInput, quoteName } from './http/errors.ts';
 import { Query } from './http/query.ts';
@@ -27,7 +27,7 @@ import { RateLimitsStore } from './store/rate-limits-store.ts';
 import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
 import { systemClock } from './time/clock.ts';
-import { toEpochSeconds } from './time/iso.ts';
+import { httpDate, toEpochSeconds } from './time/iso.ts';
 import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
 import { noteRequest } from './time/next-turn.ts';
@@ -179,7 +179,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     // the request's second of four), and its answer dropped if the count refuses it. Only while the
     // caller's budget had room when this process last counted it: a client over its limit makes
     // the API read nothing, and a bucket's first request in a window waits for its count.
-    const early = request.method === 'GET' && !fault && limiter.hadRoom(bucket, limit) ? found.handler({ ...base, caller }) : undefined;
+    const ctx = withCaller(base, caller);
+    const early = request.method === 'GET' && !fault && limiter.hadRoom(bucket, limit) ? found.handler(ctx) : undefined;
     // Read (or dropped) below; until then a rejection is not unhandled.
     early?.catch(() => undefined);
     rate.decision = await budget;
@@ -193,9 +194,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       });
     }
     if (early) return early;
-    if (fault === 'export_failed') return startFailing({ ...base, caller }, found);
+    if (fault === 'export_failed') return startFailing(ctx, found);
     if (fault) throw faultError(fault, site);
-    return found.handler({ ...base, caller });
+    return found.handler(ctx);
   }
 
   /** Starts the export as usual, but its job fails at once, as a job failing on an internal error does. */
@@ -235,7 +236,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         response = errorResponse(new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));
       }
     }
-    response.headers.set('date', new Date(clock.now()).toUTCString());
+    response.headers.set('date', httpDate(clock.now()));
     // Admin requests belong to no account's budget, so they carry none.
     finish(response, rate.admin ? undefined : (rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 }));
     if (rate.plan) response.headers.set('preference-applied', rate.plan.applied);
@@ -298,9 +299,11 @@ function asRequest(request: CoreRequest): Request | undefined {
 
 function decodeParams(params: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(params)) {
+  for (const name of Object.keys(params)) {
+    const value = params[name]!;
     try {
-      out[name] = decodeURIComponent(value);
+      // Most ids carry no escape; decoding one that has none returns it as it is.
+      out[name] = value.includes('%') ? decodeURIComponent(value) : value;
     } catch {
       throw badRequest(`Path parameter ${name} is not valid percent-encoding.`);
     }

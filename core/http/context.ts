@@ -42,6 +42,15 @@ export interface RequestContext extends PublicContext {
   caller: Caller;
 }
 
+/**
+ * The context of an authenticated request: the public one and its caller. Every field is named
+ * (a new one must be added here): spreading the public context into a new object cost ~1 µs a
+ * request, where a literal of a fixed shape costs next to nothing.
+ */
+export function withCaller(base: PublicContext, caller: Caller): RequestContext {
+  return { request: base.request, url: base.url, params: base.params, query: base.query, nowSeconds: base.nowSeconds, services: base.services, caller };
+}
+
 /** A handler for an authenticated route. */
 export type Handler = (ctx: RequestContext) => Promise<Reply>;
 /** A handler for a route that needs no key. */

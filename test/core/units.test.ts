@@ -3,7 +3,7 @@ import { webDigests, type Digests } from '../../core/crypto/digests.ts';
 import { CursorSigner, REMEMBERED_CURSORS } from '../../core/paging/cursor.ts';
 import { domainMatches, normalizeDomain } from '../../core/scope/domain.ts';
 import { ManualClock } from '../../core/time/clock.ts';
-import { isoSeconds, parseIsoInstant } from '../../core/time/iso.ts';
+import { httpDate, isoSeconds, parseIsoInstant } from '../../core/time/iso.ts';
 
 describe('ISO 8601 instants', () => {
   it('parse dates as midnight UTC and date-times with Z or an offset', () => {
@@ -29,6 +29,12 @@ describe('ISO 8601 instants', () => {
   it('render epoch seconds as whole-second UTC with Z', () => {
     expect(isoSeconds(0)).toBe('1970-01-01T00:00:00Z');
     expect(isoSeconds(1_795_000_000)).toBe('2026-11-18T11:06:40Z');
+  });
+
+  it('render HTTP dates as Date does, within a second, into the next and back again', () => {
+    const at = Date.UTC(2026, 10, 29, 23, 59, 59);
+    for (const ms of [at, at + 999, at + 1000, at + 86_400_000, at - 1, at, -1, 0, 4_102_444_800_000]) expect(httpDate(ms), String(ms)).toBe(new Date(ms).toUTCString());
+    expect(httpDate(at + 1000)).toBe('Mon, 30 Nov 2026 00:00:00 GMT');
   });
 });
 
