@@ -31,32 +31,49 @@ const PROFILE =
   'The bound is not out of reach: a minimal page doing the same contract work (the four statements on raw prepared statements, key hash, cursor HMACs, Fetch objects; no router, no Kysely, no validation) measured ~0.44× the floor in one interleaved run on 2026-11-26, against ~0.95× for ours before the LIMIT fix; the difference is our own layers.';
 
 /**
- * Note for the depth targets: ours against the floor's own depth ratios in this run, and against
- * the shallowest page that also carries a cursor, which separates depth from cursor checking.
+ * Note for the depth targets: ours against the floor's own depth ratios in this run, against the
+ * shallowest page that also carries a cursor (which separates depth from cursor work), and how far
+ * apart the journeys' first pages landed: they do the same work, so their spread shows whether
+ * something else shared the CPU while the suite ran.
  */
-export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: CaseResult | undefined, onPostgres = false): string {
-  // Timed inside api.fetch (2026-11-26): an HMAC ~10 µs (Node builds an Hmac object per call, ~8 µs of it), a verify ~13 µs, a sign ~14 µs.
-  // Again on 2026-11-29 (a slower AMD EPYC machine): the note below gives those figures; the deep page's SQL was ~9 µs more than the first's, timed alone.
+export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: CaseResult | undefined, firstPages: CaseResult[], onPostgres = false): string {
   const cursorShare =
-    'The pages differ in cursor work, not in depth: the first page signs a next cursor but verifies none, the last verifies one but signs none, ' +
-    'and every page between does both (one synchronous HMAC more than either end: ~5 µs in a tight loop, 10–23 µs between requests by machine, where the rest of the request has evicted what OpenSSL keeps in the CPU caches) and parses the cursor. ' +
-    'On a 2-core AMD EPYC machine (2026-11-29) verifying the cursor took 30–36 µs of the 55–60 µs a deep page cost beyond the first (answered from memory instead, the difference fell to 16 µs), ~7% of a 0.47 ms first page, with the 1.1× bound at 47 µs. ' +
-    'Since then the API remembers the MAC, position and expiry of the last 4,096 cursors it signed, so a cursor it issued (the one a client presents next) costs no HMAC and no decoding: in `--suites journey-paging` runs there, 1.19× → 1.08× for the page at depth 10,000. ' +
+    'The pages differ in cursor work, not in depth: the first page signs a next cursor but verifies none, the last verifies one but signs none, and every page between does both. ' +
+    'Since 2026-11-29 a cursor this process issued is verified from memory (no HMAC, no decoding), so a page between costs beyond the first only the cursor\'s parsing and lookup and its statement\'s cursor arm ' +
+    '(the person looked up four times instead of twice, and the events at the cursor\'s own timestamp counted twice: 45.9 against 42.3 µs for the statement timed alone, 2026-11-30). ' +
+    'Signing is what the first page pays and the last does not: ~15–19 µs between requests (an HMAC object per call, with OpenSSL\'s working set evicted by the rest of the request). ' +
+    'Three undisturbed `--suites journey-paging` runs on a fresh clone (2026-11-30, 2-core AMD EPYC) gave 1.07–1.08×: pages with a cursor 0.119–0.125 ms, first pages 0.111–0.118, last pages 0.101–0.104. ' +
     (firstWithCursor
       ? `Against the page at depth ${Number(firstWithCursor.params!.depth).toLocaleString('en')} (${ms(firstWithCursor)}, which also verifies and signs) the deep page is ${ratio(ours.deep, firstWithCursor)}. `
       : '');
   const figures =
     `api.fetch: first page ${ms(ours.first)}, deep ${ms(ours.deep)}, last ${ms(ours.last)} (medians); ` +
-    `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${cursorShare}`;
+    `the naive floor's same pages ${ms(floor.first)}, ${ms(floor.deep)}, ${ms(floor.last)} (${ratio(floor.deep, floor.first)} and ${ratio(floor.last, floor.first)} of its first). ${spreadNote(firstPages)}${cursorShare}`;
   // A cursor's page is another statement on PostgreSQL, with a generic plan of its own (postgres-notes.ts).
   if (onPostgres) return postgresNote(`${figures}A page with a cursor is a statement of its own shape: it starts at the row value (ts, event_id) < (…), which PostgreSQL seeks in the index.`);
   return (
     figures +
-    'Since 2026-11-26 the passes visit the cases in shuffled order: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage (1.22× and 1.23× in two runs). ' +
-    'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND ts<?)) and costs the same at every depth ' +
-    '(about 0.1 ms for a page from depth 0 to 49,900, measured alone), so what remains is the machine (5–15% run to run) and per-request work (cursor checks, GC pauses), not depth. ' +
-    'Since 2026-11-27 that scan takes ts up to the cursor\'s whole and skips the events before it at the same timestamp (counted in the index): the row-value condition it replaced was tested on every row walked, ~5 µs a page (alone, 2026-11-27), a third of what a deep page then cost beyond the first.'
+    'The passes visit the cases in shuffled order (since 2026-11-26: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage). ' +
+    'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND ts<?)) over rows stored next to each other at every depth, and takes ts up to the cursor\'s whole, ' +
+    'skipping the events before it at the same timestamp (counted in the index): the row-value condition it replaced was tested on every row walked, ~5 µs a page (2026-11-27).'
   );
+}
+
+/**
+ * The first pages of the journeys do the same work (sign a cursor, no verify), so their medians
+ * should agree: in undisturbed runs they lie within 3% of each other (2026-11-30). Full runs
+ * that missed the depth target spread 22% (2026-11-30 00:49 UTC: 0.126, 0.132 and 0.154 ms).
+ */
+function spreadNote(firstPages: CaseResult[]): string {
+  if (firstPages.length < 2) return '';
+  const medians = firstPages.map((c) => c.medianMs!);
+  const spread = Math.max(...medians) / Math.min(...medians) - 1;
+  const list = medians.map((m) => ms(m)).join(', ');
+  const verdict =
+    spread > 0.05
+      ? 'more than the 3% of undisturbed runs on SQLite: something else used the CPU during parts of this suite, and the depth ratios above say as much about that as about the code. '
+      : 'within what undisturbed runs on SQLite show (3%). ';
+  return `The journeys' first pages, which do the same work, took ${list} (${(spread * 100).toFixed(0)}% apart): ${verdict}`;
 }
 
 /** Note for the floor target: where our page's time goes, with the profile of the run's backend. */

@@ -131,7 +131,8 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, postg
   const withCursor = cases
     .filter((c) => c.params?.chart === 'depth' && c.params.series === 'api.fetch' && Number(c.params.depth) > 0)
     .sort((a, b) => Number(a.params!.depth) - Number(b.params!.depth))[0];
-  const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor, postgres);
+  const firstPages = cases.filter((c) => c.role === 'ours' && c.params?.depth === 0 && c.params.series === 'api.fetch');
+  const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor, firstPages, postgres);
   const sqlText = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depths.deep && c.params.series === 'SQL text');
   return [
     target(`page at depth ${depths.deep.toLocaleString('en')} of the ${size(events)} journey ≤ 1.1× its first page`, ours.deep.medianMs!, ours.first.medianMs!, 1.1, 'at-most', depthNoteText),
