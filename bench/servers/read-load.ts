@@ -36,6 +36,12 @@ export interface PhaseFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /**
+   * How much of the slowest page's wait the load generator itself spent stalled (its event loop
+   * late by more than STALL_MS: a GC pause, or the process off its core), in ms: a page's time
+   * is taken here, so a stall of this process counts against whatever page it was waiting for.
+   */
+  maxClientStallMs: number;
 }
 
 /** What one run measured. */
@@ -49,6 +55,28 @@ export interface ReadLoadResult {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+/** A timer late by more than this means the load generator was stalled, not busy with a response (a page takes it well under 1 ms). */
+const STALL_MS = 15;
+
+/** When the load generator's own event loop stood still: [from, to] in performance.now() ms, oldest first. */
+const stalls: [number, number][] = [];
+
+/** Notes each turn of this process that came more than STALL_MS late; stops with the process. */
+function watchStalls(): void {
+  const tick = 5;
+  let last = performance.now();
+  setInterval(() => {
+    const now = performance.now();
+    if (now - last > tick + STALL_MS) stalls.push([last + tick, now]);
+    last = now;
+  }, tick).unref();
+}
+
+/** Milliseconds of [from, to] during which this process was stalled. */
+function stalledWithin(from: number, to: number): number {
+  return stalls.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+}
 
 /** One request; the status and body text. */
 function send(url: string, key: string, method = 'GET'): Promise<{ status: number; body: string }> {
@@ -66,10 +94,11 @@ function send(url: string, key: string, method = 'GET'): Promise<{ status: numbe
 }
 
 /** Runs the page loop on every connection until `stop` resolves; the latency of each page. */
-async function pages(load: ReadLoadRequest, stop: Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
+async function pages(load: ReadLoadRequest, stop: Promise<void>): Promise<{ latencies: number[]; seconds: number; slowest: [number, number] }> {
   let stopped = false;
   void stop.then(() => (stopped = true));
   const latencies: number[] = [];
+  let slowest: [number, number] = [0, 0];
   const started = performance.now();
   const loop = async () => {
     let cursor: string | undefined;
@@ -78,21 +107,23 @@ async function pages(load: ReadLoadRequest, stop: Promise<void>): Promise<{ late
       const path = `/v1/people?limit=${load.limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
       const t = performance.now();
       const { status, body } = await send(load.url + path, load.key);
-      latencies.push(performance.now() - t);
+      const took = performance.now() - t;
+      latencies.push(took);
+      if (took > slowest[1] - slowest[0]) slowest = [t, t + took];
       if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${body.slice(0, 200)}`);
       cursor = (JSON.parse(body) as { pagination: { nextCursor?: string } }).pagination.nextCursor;
       if (!cursor || ++depth >= load.walkPages) [cursor, depth] = [undefined, 0];
     }
   };
   await Promise.all(Array.from({ length: load.connections }, loop));
-  return { latencies, seconds: (performance.now() - started) / 1000 };
+  return { latencies, seconds: (performance.now() - started) / 1000, slowest };
 }
 
 const after = (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000));
 
-function figures({ latencies, seconds }: { latencies: number[]; seconds: number }): PhaseFigures {
+function figures({ latencies, seconds, slowest }: { latencies: number[]; seconds: number; slowest: [number, number] }): PhaseFigures {
   const { medianMs, p99Ms } = percentiles(latencies);
-  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: latencies.reduce((max, l) => Math.max(max, l), 0) };
+  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: slowest[1] - slowest[0], maxClientStallMs: stalledWithin(...slowest) };
 }
 
 /** Starts the exports, polls them to completion; their row counts and how long they took. */
@@ -123,6 +154,7 @@ async function runExports(load: ReadLoadRequest): Promise<{ rows: number[]; seco
 
 /** Warm-up, the idle phase, then the phase during exports. */
 export async function readLoad(load: ReadLoadRequest): Promise<ReadLoadResult> {
+  watchStalls();
   if (load.warmupSeconds > 0) await pages(load, after(load.warmupSeconds));
   const idle = figures(await pages(load, after(load.idleSeconds)));
   let exportsDone!: () => void;
