@@ -41,7 +41,7 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
     'The pages differ in cursor work, not in depth: the first page signs a next cursor but verifies none, the last verifies one but signs none, and every page between does both. ' +
     'Since 2026-11-29 a cursor this process issued is verified from memory (no HMAC, no decoding), so a page between costs beyond the first only the cursor\'s parsing and lookup and its statement\'s cursor arm ' +
     '(the person looked up four times instead of twice, and the events at the cursor\'s own timestamp counted twice: 45.9 against 42.3 µs for the statement timed alone, 2026-11-30). ' +
-    'Signing is what the first page pays and the last does not: ~15–19 µs between requests (an HMAC object per call, with OpenSSL\'s working set evicted by the rest of the request). ' +
+    'Signing is what the first page pays and the last does not: ~13–18 µs between requests (first pages 0.111–0.118 ms against 0.098–0.101 with signatures answered from a memo, a scratch experiment; the HMAC itself ~4 µs with the CPU caches cold). ' +
     'Three undisturbed `--suites journey-paging` runs on a fresh clone (2026-11-30, 2-core AMD EPYC) gave 1.07–1.08×: pages with a cursor 0.119–0.125 ms, first pages 0.111–0.118, last pages 0.101–0.104. ' +
     (firstWithCursor
       ? `Against the page at depth ${Number(firstWithCursor.params!.depth).toLocaleString('en')} (${ms(firstWithCursor)}, which also verifies and signs) the deep page is ${ratio(ours.deep, firstWithCursor)}. `
