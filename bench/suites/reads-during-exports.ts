@@ -83,7 +83,7 @@ export async function readsDuringExportsSuite(options: ReadsDuringExportsOptions
     const both =
       `idle ${figures(result.idle)}; during the exports ${figures(result.duringExports)}; the exports took ${result.exportSeconds.toFixed(1)} s. ` +
       'A page is timed by the load generator (its own process, on the other core), so a stall of that process (a GC pause, or the process off its core) counts against the page it waited for; ' +
-      'on 2026-11-30 five `bench:reads` runs gave slowest pages of 18–64 ms idle and 25–99 ms during the exports, and the two worst (64 ms idle, 99 ms during) were the load generator standing still for 63 and ~125 ms, with no GC in either process and no server turn over 30 ms.';
+      'on 2026-11-30 nine `bench:reads` runs gave slowest pages of 10–64 ms idle and 25–99 ms during the exports; where the load generator\'s stalls were logged, the worst (99 ms during, 64 and 47 ms idle) were the load generator standing still for ~125, 63 and 43 ms, with no collection in the server over 10 ms and no turn of the server over 30 ms at the time.';
     return {
       suite: 'reads-during-exports',
       title: `Reads during exports: people pages over HTTP while ${exports} exports run`,
