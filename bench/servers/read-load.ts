@@ -62,8 +62,12 @@ const STALL_MS = 15;
 /** When the load generator's own event loop stood still: [from, to] in performance.now() ms, oldest first. */
 const stalls: [number, number][] = [];
 
-/** Notes each turn of this process that came more than STALL_MS late; stops with the process. */
+let watching = false;
+
+/** Notes each turn of this process that came more than STALL_MS late, from the first call on; stops with the process. */
 function watchStalls(): void {
+  if (watching) return;
+  watching = true;
   const tick = 5;
   let last = performance.now();
   setInterval(() => {
