@@ -1,4 +1,5 @@
 import { newRequestId } from '../../core/http/request-id.ts';
+import { httpDate } from '../../core/time/iso.ts';
 
 /**
  * Codes of the answers an adapter makes itself, for requests its runtime's HTTP layer refuses
@@ -22,7 +23,7 @@ export interface Envelope {
 export function errorEnvelope(status: number, code: AdapterErrorCode, message: string): Envelope {
   return {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': newRequestId(), date: new Date().toUTCString() },
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': newRequestId(), date: httpDate(Date.now()) },
     text: JSON.stringify({ error: { code, message, status } }),
   };
 }
