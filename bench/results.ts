@@ -20,10 +20,19 @@ export interface CaseResult {
   peakMb?: number;
   /** A server's CPU time a request in µs, user and system (kernel), when measured (Linux). */
   serverCpuUs?: { user: number; system: number };
+  /** Where the measuring thread's time went while the case was sampled (paging cases, Linux): see bench/suites/thread-time.ts. */
+  threadTime?: ThreadTime;
   /** How many operations or samples the figures come from. */
   samples: number;
   /** Extra series values for charts, e.g. `{ depth: 10000 }`. */
   params?: Record<string, number | string>;
+}
+
+/** A case's sampling windows summed: wall time, and the measuring thread's time on a CPU and waiting for one, in ms. */
+export interface ThreadTime {
+  wallMs: number;
+  cpuMs: number;
+  runQueueMs: number;
 }
 
 /** A comparison the project holds itself to, judged from cases of the same run. */

@@ -4,6 +4,7 @@
  */
 import type { CaseResult } from '../results.ts';
 import { postgresNote } from './postgres-notes.ts';
+import { describeThreadTime } from './thread-time.ts';
 
 /** A page at depth 0, at the deep depth and the last page. */
 export interface PageTrio {
@@ -73,7 +74,16 @@ function spreadNote(firstPages: CaseResult[]): string {
     spread > 0.05
       ? 'more than 5% (undisturbed SQLite runs stay within 3%), so something else used the CPU during parts of this suite, and the depth ratios above say as much about that as about the code. '
       : 'within 5% (undisturbed SQLite runs stay within 3%). ';
-  return `The journeys' first pages, which do the same work, took ${list} (${(spread * 100).toFixed(0)}% apart): ${verdict}`;
+  return `The journeys' first pages, which do the same work, took ${list} (${(spread * 100).toFixed(0)}% apart): ${verdict}${threadTimeNote(firstPages)}`;
+}
+
+/**
+ * Whether the slow ones waited for the CPU (another task on the core) or ran slower on it
+ * (caches, memory, the other core's work): the measuring thread's time while each was sampled.
+ */
+function threadTimeNote(pages: CaseResult[]): string {
+  if (!pages.every((c) => c.threadTime)) return '';
+  return `While they were sampled the measuring thread was ${pages.map((c) => describeThreadTime(c.threadTime!)).join('; ')}. `;
 }
 
 /** Note for the floor target: where our page's time goes, with the profile of the run's backend. */

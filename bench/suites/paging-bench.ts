@@ -4,7 +4,8 @@
  */
 import { Bench } from 'tinybench';
 import { createRng, mixSeed } from '../../scripts/demo/rng.ts';
-import { percentiles, type CaseResult } from '../results.ts';
+import { percentiles, type CaseResult, type ThreadTime } from '../results.ts';
+import { timed } from './thread-time.ts';
 
 /** How long tinybench measures each case, in total over all rounds. */
 export interface Timing {
@@ -50,6 +51,7 @@ export interface PagingCase {
 export async function measure(cases: PagingCase[], timing: Timing, onCase?: (name: string) => void): Promise<CaseResult[]> {
   const { rounds } = timing;
   const samples = new Map<PagingCase, number[]>(cases.map((c) => [c, []]));
+  const threadTimes = new Map<PagingCase, ThreadTime>(cases.map((c) => [c, { wallMs: 0, cpuMs: 0, runQueueMs: 0 }]));
   for (let round = 0; round < rounds; round++) {
     for (const c of round === 0 ? cases : shuffled(cases, round)) {
       if (round === 0) onCase?.(c.name);
@@ -65,7 +67,7 @@ export async function measure(cases: PagingCase[], timing: Timing, onCase?: (nam
         throws: true,
       });
       bench.add(c.name, c.run);
-      const [task] = await bench.run();
+      const [task] = await timed(threadTimes.get(c)!, () => bench.run());
       const result = task!.result;
       if (!('latency' in result) || !result.latency.samples) throw new Error(`${c.name}: tinybench ended ${result.state}`);
       samples.get(c)!.push(...result.latency.samples);
@@ -74,7 +76,8 @@ export async function measure(cases: PagingCase[], timing: Timing, onCase?: (nam
   return cases.map((c) => {
     const all = samples.get(c)!;
     const { medianMs, p99Ms } = percentiles(all);
-    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: (c.perCall * 1000) / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}) };
+    const threadTime = threadTimes.get(c)!;
+    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: (c.perCall * 1000) / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}), ...(threadTime.cpuMs > 0 ? { threadTime } : {}) };
   });
 }
 
