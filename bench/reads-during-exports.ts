@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     exports: positiveInt('exports', values.exports!),
     cacheDir: values.cache === undefined ? undefined : resolve(values.cache),
   });
-  process.stdout.write(`\n${formatSuite(suite)}\n${suite.cases.map((c) => `  slowest page ${c.params?.maxMs} ms (the load generator stalled ${c.params?.maxClientStallMs} ms of it): ${c.name}`).join('\n')}\n`);
+  process.stdout.write(`\n${formatSuite(suite)}\n${suite.cases.map((c) => `  slowest page ${c.params?.maxMs} ms (the load generator stalled ${c.params?.maxClientStallMs} ms of it, ${c.params?.maxClientRunQueueMs} ms waiting for a CPU; its GC ${c.params?.maxClientGcMs} ms): ${c.name}`).join('\n')}\n`);
 }
 
 runCommandLine('bench:reads', main);

@@ -22,6 +22,8 @@ export interface CaseResult {
   serverCpuUs?: { user: number; system: number };
   /** Where the measuring thread's time went while the case was sampled (paging cases, Linux): see bench/suites/thread-time.ts. */
   threadTime?: ThreadTime;
+  /** Each interleaved pass over the case (paging cases): whether a slow case was slow throughout or in some passes, beside what the other cases measured at the time. */
+  passes?: Pass[];
   /** How many operations or samples the figures come from. */
   samples: number;
   /** Extra series values for charts, e.g. `{ depth: 10000 }`. */
@@ -33,6 +35,12 @@ export interface ThreadTime {
   wallMs: number;
   cpuMs: number;
   runQueueMs: number;
+}
+
+/** One pass over a case: when its samples started (seconds since the suite's measuring began) and their median. */
+export interface Pass {
+  atS: number;
+  medianMs: number;
 }
 
 /** A comparison the project holds itself to, judged from cases of the same run. */

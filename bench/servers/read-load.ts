@@ -8,6 +8,7 @@
  */
 import { Agent, request } from 'node:http';
 import { percentiles } from '../results.ts';
+import { StallWatch } from './stall-watch.ts';
 
 /** What the suite asks of one run. */
 export interface ReadLoadRequest {
@@ -38,10 +39,14 @@ export interface PhaseFigures {
   maxMs: number;
   /**
    * How much of the slowest page's wait the load generator itself spent stalled (its event loop
-   * late by more than STALL_MS: a GC pause, or the process off its core), in ms: a page's time
+   * 15 ms late or more: a GC pause, or the process off its core), in ms: a page's time
    * is taken here, so a stall of this process counts against whatever page it was waiting for.
    */
   maxClientStallMs: number;
+  /** Of that stall, how long the load generator was runnable and waiting for a CPU (Linux; else 0), in ms. */
+  maxClientRunQueueMs: number;
+  /** How long the load generator collected its own garbage during the slowest page, in ms. */
+  maxClientGcMs: number;
 }
 
 /** What one run measured. */
@@ -56,31 +61,8 @@ export interface ReadLoadResult {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** A timer late by more than this means the load generator was stalled, not busy with a response (a page takes it well under 1 ms). */
-const STALL_MS = 15;
-
-/** When the load generator's own event loop stood still: [from, to] in performance.now() ms, oldest first. */
-const stalls: [number, number][] = [];
-
-let watching = false;
-
-/** Notes each turn of this process that came more than STALL_MS late, from the first call on; stops with the process. */
-function watchStalls(): void {
-  if (watching) return;
-  watching = true;
-  const tick = 5;
-  let last = performance.now();
-  setInterval(() => {
-    const now = performance.now();
-    if (now - last > tick + STALL_MS) stalls.push([last + tick, now]);
-    last = now;
-  }, tick).unref();
-}
-
-/** Milliseconds of [from, to] during which this process was stalled. */
-function stalledWithin(from: number, to: number): number {
-  return stalls.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
-}
+/** The load generator's own hold-ups; a page takes it well under 1 ms, so a turn 15 ms late is a stall. */
+const watch = new StallWatch(15);
 
 /** One request; the status and body text. */
 function send(url: string, key: string, method = 'GET'): Promise<{ status: number; body: string }> {
@@ -127,7 +109,8 @@ const after = (seconds: number) => new Promise<void>((r) => setTimeout(r, second
 
 function figures({ latencies, seconds, slowest }: { latencies: number[]; seconds: number; slowest: [number, number] }): PhaseFigures {
   const { medianMs, p99Ms } = percentiles(latencies);
-  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: slowest[1] - slowest[0], maxClientStallMs: stalledWithin(...slowest) };
+  const held = watch.heldWithin(...slowest);
+  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: slowest[1] - slowest[0], maxClientStallMs: held.stallMs, maxClientRunQueueMs: held.runQueueMs, maxClientGcMs: held.gcMs };
 }
 
 /** Starts the exports, polls them to completion; their row counts and how long they took. */
@@ -158,7 +141,7 @@ async function runExports(load: ReadLoadRequest): Promise<{ rows: number[]; seco
 
 /** Warm-up, the idle phase, then the phase during exports. */
 export async function readLoad(load: ReadLoadRequest): Promise<ReadLoadResult> {
-  watchStalls();
+  watch.start();
   if (load.warmupSeconds > 0) await pages(load, after(load.warmupSeconds));
   const idle = figures(await pages(load, after(load.idleSeconds)));
   let exportsDone!: () => void;

@@ -4,7 +4,7 @@
  */
 import { Bench } from 'tinybench';
 import { createRng, mixSeed } from '../../scripts/demo/rng.ts';
-import { percentiles, type CaseResult, type ThreadTime } from '../results.ts';
+import { percentiles, type CaseResult, type Pass, type ThreadTime } from '../results.ts';
 import { timed } from './thread-time.ts';
 
 /** How long tinybench measures each case, in total over all rounds. */
@@ -52,6 +52,8 @@ export async function measure(cases: PagingCase[], timing: Timing, onCase?: (nam
   const { rounds } = timing;
   const samples = new Map<PagingCase, number[]>(cases.map((c) => [c, []]));
   const threadTimes = new Map<PagingCase, ThreadTime>(cases.map((c) => [c, { wallMs: 0, cpuMs: 0, runQueueMs: 0 }]));
+  const passes = new Map<PagingCase, Pass[]>(cases.map((c) => [c, []]));
+  const started = performance.now();
   for (let round = 0; round < rounds; round++) {
     for (const c of round === 0 ? cases : shuffled(cases, round)) {
       if (round === 0) onCase?.(c.name);
@@ -67,17 +69,19 @@ export async function measure(cases: PagingCase[], timing: Timing, onCase?: (nam
         throws: true,
       });
       bench.add(c.name, c.run);
+      const atS = Number(((performance.now() - started) / 1000).toFixed(2));
       const [task] = await timed(threadTimes.get(c)!, () => bench.run());
       const result = task!.result;
       if (!('latency' in result) || !result.latency.samples) throw new Error(`${c.name}: tinybench ended ${result.state}`);
       samples.get(c)!.push(...result.latency.samples);
+      passes.get(c)!.push({ atS, medianMs: Number(percentiles(result.latency.samples).medianMs.toFixed(4)) });
     }
   }
   return cases.map((c) => {
     const all = samples.get(c)!;
     const { medianMs, p99Ms } = percentiles(all);
     const threadTime = threadTimes.get(c)!;
-    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: (c.perCall * 1000) / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}), ...(threadTime.cpuMs > 0 ? { threadTime } : {}) };
+    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: (c.perCall * 1000) / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}), passes: passes.get(c)!, ...(threadTime.cpuMs > 0 ? { threadTime } : {}) };
   });
 }
 

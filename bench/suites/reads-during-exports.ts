@@ -35,12 +35,18 @@ const DEFAULTS = { people: 100_000, connections: 4, idleSeconds: 10, warmupSecon
 /** The export suite's tiny database, so CI builds one database for both. */
 const TINY = { people: 5_000, connections: 2, idleSeconds: 1, warmupSeconds: 0, exports: 3 };
 
+/** What of the slowest page the load generator itself spent held up: stalled (of that, waiting for a CPU) and collecting its garbage. */
+function clientShare(p: PhaseFigures): string {
+  if (p.maxClientStallMs === 0 && p.maxClientGcMs === 0) return ' (the load generator neither stalled nor collected garbage meanwhile)';
+  return ` (the load generator's own stall ${p.maxClientStallMs.toFixed(1)} ms of it, ${p.maxClientRunQueueMs.toFixed(1)} ms of that waiting for a CPU; its own garbage collection ${p.maxClientGcMs.toFixed(1)} ms)`;
+}
+
 /** Runs the load generator pinned to the load core; its one JSON line. */
 const runLoad = (load: ReadLoadRequest): Promise<ReadLoadResult> => runLoadScript<ReadLoadResult>('read-load.ts', load);
 
 /** A phase as a case of the report; the slowest page rides in `params.maxMs`. */
 function phaseCase(name: string, role: CaseResult['role'], phase: PhaseFigures, params: CaseResult['params']): CaseResult {
-  return { name, role, medianMs: phase.p50Ms, p99Ms: phase.p99Ms, perSecond: phase.requests / phase.seconds, unit: 'req/s', samples: phase.requests, params: { ...params, maxMs: Number(phase.maxMs.toFixed(2)), maxClientStallMs: Number(phase.maxClientStallMs.toFixed(2)) } };
+  return { name, role, medianMs: phase.p50Ms, p99Ms: phase.p99Ms, perSecond: phase.requests / phase.seconds, unit: 'req/s', samples: phase.requests, params: { ...params, maxMs: Number(phase.maxMs.toFixed(2)), maxClientStallMs: Number(phase.maxClientStallMs.toFixed(2)), maxClientRunQueueMs: Number(phase.maxClientRunQueueMs.toFixed(2)), maxClientGcMs: Number(phase.maxClientGcMs.toFixed(2)) } };
 }
 
 export async function readsDuringExportsSuite(options: ReadsDuringExportsOptions): Promise<SuiteResult> {
@@ -79,7 +85,7 @@ export async function readsDuringExportsSuite(options: ReadsDuringExportsOptions
     const idleName = `people pages, server otherwise idle (${size} people, ${connections} connections)`;
     const idle = phaseCase(idleName, 'floor', result.idle, params);
     const during = phaseCase(`people pages during ${exports} exports of ${size} people (${result.exportSeconds.toFixed(1)} s)`, 'ours', result.duringExports, { ...params, floor: idleName });
-    const figures = (p: PhaseFigures) => `p50 ${p.p50Ms.toFixed(2)}, p99 ${p.p99Ms.toFixed(2)}, max ${p.maxMs.toFixed(2)} ms${p.maxClientStallMs > 0 ? ` (${p.maxClientStallMs.toFixed(1)} ms of it the load generator's own stall)` : ''}`;
+    const figures = (p: PhaseFigures) => `p50 ${p.p50Ms.toFixed(2)}, p99 ${p.p99Ms.toFixed(2)}, max ${p.maxMs.toFixed(2)} ms${clientShare(p)}`;
     const both =
       `idle ${figures(result.idle)}; during the exports ${figures(result.duringExports)}; the exports took ${result.exportSeconds.toFixed(1)} s. ` +
       'A page is timed by the load generator (its own process, on the other core), so a stall of that process (a GC pause, or the process off its core) counts against the page it waited for; ' +

@@ -10,8 +10,8 @@ import type { ThreadTime } from '../results.ts';
 
 const SCHEDSTAT = '/proc/thread-self/schedstat';
 
-/** The thread's [on-CPU, run-queue] nanoseconds so far, or undefined where the kernel does not say (not Linux). */
-function schedstat(): [number, number] | undefined {
+/** The calling thread's [on-CPU, run-queue] nanoseconds so far, or undefined where the kernel does not say (not Linux). */
+export function schedstat(): [number, number] | undefined {
   try {
     const [cpu, waited] = readFileSync(SCHEDSTAT, 'utf8').split(' ').map(Number);
     return cpu === undefined || waited === undefined || Number.isNaN(cpu + waited) ? undefined : [cpu, waited];
