@@ -53,7 +53,9 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   return (
     figures +
     'On SQLite the cursor arm looks the person up four times instead of twice and counts the events at the cursor\'s own timestamp twice: 45.9 against 42.3 µs for the statement timed alone (2026-11-30). ' +
-    'Three undisturbed `--suites journey-paging` runs on a fresh clone (2026-11-30, 2-core AMD EPYC) gave 1.07–1.08×: pages with a cursor 0.119–0.125 ms, first pages 0.111–0.118, last pages 0.101–0.104. ' +
+    'Eleven `--suites journey-paging` runs on fresh clones (2026-11-30, 2-core AMD EPYC machines) gave 1.06–1.10×: pages with a cursor 0.119–0.127 ms, first pages 0.110–0.120, last pages 0.100–0.104. ' +
+    'That leaves the target a margin of a few per cent, less than these machines\' host takes from a case now and then: a loop of pure computation, with nothing else running in the machine, ran 1.2–1.8× slower for 30–300 ms at a time, and a loop kept busy on the other core did not slow it, so the slowdowns come from outside the machine (2026-11-30). ' +
+    'Tried and not kept (2026-11-30): the person and the skip count read once per statement from a MATERIALIZED common table, which cost every page ~10 µs (the ratio fell to 1.03–1.07× because the first page got slower); binding the person\'s pk read with the summary, within the noise (1.05–1.07×). ' +
     'The passes visit the cases in shuffled order (since 2026-11-26: in one fixed order the page at depth 10,000 always followed the OFFSET floor at 1,000 and paid for its garbage). ' +
     'The keyset query is one index range scan (EXPLAIN: SEARCH events USING INDEX events_journey (person_pk=? AND ts<?)) over rows stored next to each other at every depth, and takes ts up to the cursor\'s whole, ' +
     'skipping the events before it at the same timestamp (counted in the index): the row-value condition it replaced was tested on every row walked, ~5 µs a page (2026-11-27).'
@@ -62,7 +64,8 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
 
 /**
  * The first pages of the journeys do the same work (sign a cursor, no verify), so their medians
- * should agree: in undisturbed runs they lie within 3% of each other (2026-11-30). Full runs
+ * should agree: in undisturbed runs they lie within 4% of each other (2026-11-30; the 50k journey's
+ * is the quickest, its page's text 44.7 KB against 47.8 and 51.4 KB for the 10k's and 1k's). Full runs
  * that missed the depth target spread 22% (2026-11-30 00:49 UTC: 0.126, 0.132 and 0.154 ms).
  */
 function spreadNote(firstPages: CaseResult[]): string {
@@ -72,8 +75,8 @@ function spreadNote(firstPages: CaseResult[]): string {
   const list = medians.map((m) => ms(m)).join(', ');
   const verdict =
     spread > 0.05
-      ? 'more than 5% (undisturbed SQLite runs stay within 3%), so something else used the CPU during parts of this suite, and the depth ratios above say as much about that as about the code. '
-      : 'within 5% (undisturbed SQLite runs stay within 3%). ';
+      ? 'more than 5% (undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text), so something slowed parts of this suite, and the depth ratios above say as much about that as about the code. '
+      : 'within 5% (undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text). ';
   return `The journeys' first pages, which do the same work, took ${list} (${(spread * 100).toFixed(0)}% apart): ${verdict}${threadTimeNote(firstPages)}`;
 }
 
