@@ -82,7 +82,7 @@ function spreadNote(firstPages: CaseResult[]): string {
 
 /**
  * Whether the slow ones waited for the CPU (another task on the core) or ran slower on it
- * (caches, memory, the other core's work): the measuring thread's time while each was sampled.
+ * (caches, memory, the host's other work): the measuring thread's time while each was sampled.
  */
 function threadTimeNote(pages: CaseResult[]): string {
   if (!pages.every((c) => c.threadTime)) return '';

@@ -3,7 +3,8 @@
  * waiting for one (Linux's /proc/thread-self/schedstat: nanoseconds on the CPU, nanoseconds on a
  * run queue). A case whose samples were slow while its thread waited for the CPU shared the core
  * with something else; one slow with the thread on the CPU all along ran slower where it ran
- * (caches, memory, a busy sibling), which no waiting explains.
+ * (caches, memory, the host's other work: a busy other core here does not slow it), which no
+ * waiting explains.
  */
 import { readFileSync } from 'node:fs';
 import type { ThreadTime } from '../results.ts';
