@@ -20,7 +20,7 @@ export interface CaseResult {
   peakMb?: number;
   /** A server's CPU time a request in µs, user and system (kernel), when measured (Linux). */
   serverCpuUs?: { user: number; system: number };
-  /** Where the measuring thread's time went while the case was sampled (paging cases, Linux): see bench/suites/thread-time.ts. */
+  /** Where the measuring thread's time went while the case was sampled (paging cases, Linux): see bench/servers/thread-time.ts. */
   threadTime?: ThreadTime;
   /** Each interleaved pass over the case (paging cases): whether a slow case was slow throughout or in some passes, beside what the other cases measured at the time. */
   passes?: Pass[];

@@ -5,7 +5,7 @@
  * what held the load generator up counts against the page it was waiting for; this says how much.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { schedstat } from '../suites/thread-time.ts';
+import { schedstat } from './thread-time.ts';
 
 /** A span of performance.now() milliseconds. */
 export interface Span {

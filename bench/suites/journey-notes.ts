@@ -4,7 +4,7 @@
  */
 import type { CaseResult } from '../results.ts';
 import { postgresNote } from './postgres-notes.ts';
-import { describeThreadTime } from './thread-time.ts';
+import { describeThreadTime } from '../servers/thread-time.ts';
 
 /** A page at depth 0, at the deep depth and the last page. */
 export interface PageTrio {

@@ -5,7 +5,7 @@
 import { Bench } from 'tinybench';
 import { createRng, mixSeed } from '../../scripts/demo/rng.ts';
 import { percentiles, type CaseResult, type Pass, type ThreadTime } from '../results.ts';
-import { timed } from './thread-time.ts';
+import { timed } from '../servers/thread-time.ts';
 
 /** How long tinybench measures each case, in total over all rounds. */
 export interface Timing {

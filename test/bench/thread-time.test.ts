@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ThreadTime } from '../../bench/results.ts';
-import { describeThreadTime, timed } from '../../bench/suites/thread-time.ts';
+import { describeThreadTime, timed } from '../../bench/servers/thread-time.ts';
 
 describe('where the measuring thread’s time went while a case was sampled', () => {
   it('sums the wall time of every window it times and returns what the work returned', async () => {
