@@ -73,10 +73,8 @@ function spreadNote(firstPages: CaseResult[]): string {
   const medians = firstPages.map((c) => c.medianMs!);
   const spread = Math.max(...medians) / Math.min(...medians) - 1;
   const list = medians.map((m) => ms(m)).join(', ');
-  const verdict =
-    spread > 0.05
-      ? 'more than 5% (undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text), so something slowed parts of this suite, and the depth ratios above say as much about that as about the code. '
-      : 'within 5% (undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text). ';
+  const usual = '(undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text)';
+  const verdict = spread > 0.05 ? `more than 5% ${usual}, so something slowed parts of this suite, and the depth ratios above say as much about that as about the code. ` : `within 5% ${usual}. `;
   return `The journeys' first pages, which do the same work, took ${list} (${(spread * 100).toFixed(0)}% apart): ${verdict}${threadTimeNote(firstPages)}`;
 }
 

@@ -89,7 +89,8 @@ export async function readsDuringExportsSuite(options: ReadsDuringExportsOptions
     const both =
       `idle ${figures(result.idle)}; during the exports ${figures(result.duringExports)}; the exports took ${result.exportSeconds.toFixed(1)} s. ` +
       'A page is timed by the load generator (its own process, on the other core), so a stall of that process (a GC pause, or the process off its core) counts against the page it waited for; ' +
-      'on 2026-11-30 nine `bench:reads` runs gave slowest pages of 10–64 ms idle and 25–99 ms during the exports; where the load generator\'s stalls were logged, the worst (99 ms during, 64 and 47 ms idle) were the load generator standing still for ~125, 63 and 43 ms, with no collection in the server over 10 ms and no turn of the server over 30 ms at the time.';
+      'on 2026-11-30 nine `bench:reads` runs gave slowest pages of 10–64 ms idle and 25–99 ms during the exports; where the load generator\'s stalls were logged, the worst (99 ms during, 64 and 47 ms idle) were the load generator standing still for ~125, 63 and 43 ms, with no collection in the server over 10 ms and no turn of the server over 30 ms at the time. ' +
+      'Since 2026-11-30 the load generator also says how much of its stall it spent waiting for a CPU: in two runs all of it (55.8 and 31.0 ms), and a kernel trace (tracefs sched_switch) of the second showed RabbitMQ\'s Erlang VM (beam.smp, a service of these machines) on the load core for ~30.6 of the 32.3 ms.';
     return {
       suite: 'reads-during-exports',
       title: `Reads during exports: people pages over HTTP while ${exports} exports run`,
