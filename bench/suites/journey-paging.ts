@@ -131,7 +131,8 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, postg
   const withCursor = cases
     .filter((c) => c.params?.chart === 'depth' && c.params.series === 'api.fetch' && Number(c.params.depth) > 0)
     .sort((a, b) => Number(a.params!.depth) - Number(b.params!.depth))[0];
-  const firstPages = cases.filter((c) => c.role === 'ours' && c.params?.depth === 0 && c.params.series === 'api.fetch');
+  const firstOf = (series: string) => cases.filter((c) => c.params?.depth === 0 && c.params.series === series);
+  const firstPages = firstOf('api.fetch');
   const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor, firstPages, postgres);
   const sqlText = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depths.deep && c.params.series === 'SQL text');
   return [
@@ -143,7 +144,7 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, postg
       floor.deep.medianMs!,
       0.6,
       'at-most',
-      floorNote(ours.deep, floor.deep, sqlText, postgres),
+      floorNote(ours.deep, floor.deep, sqlText, postgres, { ours: firstPages, floor: firstOf('keyset floor') }),
     ),
   ];
 }
