@@ -96,7 +96,7 @@ function spreadNote(firstPages: CaseResult[]): string {
 function floorSpreadNote(firstPages: CaseResult[]): string {
   if (firstPages.length < 2) return '';
   const { list, spread } = spreadOf(firstPages);
-  return `The floor's first pages took ${list} (${(spread * 100).toFixed(0)}% apart; 5% in an undisturbed run). `;
+  return `The floor's first pages took ${list} (${(spread * 100).toFixed(0)}% apart; 5% in an undisturbed SQLite run). `;
 }
 
 /**

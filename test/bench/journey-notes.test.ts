@@ -16,7 +16,7 @@ describe('the note on the events page against its naive floor', () => {
     const note = floorNote(ours, floor, undefined, false, { ours: [page(0.339), page(0.249), page(0.314)], floor: [page(0.655), page(0.52), page(0.477)] });
     expect(note).toContain("The journeys' first pages, which do the same work, took 0.339 ms, 0.249 ms, 0.314 ms (36% apart): more than 5%");
     expect(note).toContain('its ratios say as much about that as about the code');
-    expect(note).toContain("The floor's first pages took 0.655 ms, 0.520 ms, 0.477 ms (37% apart; 5% in an undisturbed run).");
+    expect(note).toContain("The floor's first pages took 0.655 ms, 0.520 ms, 0.477 ms (37% apart; 5% in an undisturbed SQLite run).");
   });
 
   it('says they agreed when they landed within 5%', () => {
