@@ -68,10 +68,11 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   );
 }
 
-/** The pages' medians, listed, and how far apart they landed (largest over smallest, less one). */
-function spreadOf(pages: CaseResult[]): { list: string; spread: number } {
+/** The pages' medians, listed, and how far apart they landed (largest over smallest, less one), as a number and as words. */
+function spreadOf(pages: CaseResult[]): { list: string; spread: number; apart: string } {
   const medians = pages.map((c) => c.medianMs!);
-  return { list: medians.map((m) => ms(m)).join(', '), spread: Math.max(...medians) / Math.min(...medians) - 1 };
+  const spread = Math.max(...medians) / Math.min(...medians) - 1;
+  return { list: medians.map((m) => ms(m)).join(', '), spread, apart: `${(spread * 100).toFixed(0)}% apart` };
 }
 
 /**
@@ -82,10 +83,10 @@ function spreadOf(pages: CaseResult[]): { list: string; spread: number } {
  */
 function spreadNote(firstPages: CaseResult[]): string {
   if (firstPages.length < 2) return '';
-  const { list, spread } = spreadOf(firstPages);
+  const { list, spread, apart } = spreadOf(firstPages);
   const usual = '(undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text)';
   const verdict = spread > 0.05 ? `more than 5% ${usual}, so something slowed parts of this suite, and its ratios say as much about that as about the code. ` : `within 5% ${usual}. `;
-  return `The journeys' first pages, which do the same work, took ${list} (${(spread * 100).toFixed(0)}% apart): ${verdict}${threadTimeNote(firstPages)}`;
+  return `The journeys' first pages, which do the same work, took ${list} (${apart}): ${verdict}${threadTimeNote(firstPages)}`;
 }
 
 /**
@@ -95,8 +96,8 @@ function spreadNote(firstPages: CaseResult[]): string {
  */
 function floorSpreadNote(firstPages: CaseResult[]): string {
   if (firstPages.length < 2) return '';
-  const { list, spread } = spreadOf(firstPages);
-  return `The floor's first pages took ${list} (${(spread * 100).toFixed(0)}% apart; 5% in an undisturbed SQLite run). `;
+  const { list, apart } = spreadOf(firstPages);
+  return `The floor's first pages took ${list} (${apart}; 5% in an undisturbed SQLite run). `;
 }
 
 /**
