@@ -7,6 +7,7 @@ import { target, type CaseResult, type SuiteResult, type TargetResult } from '..
 import { decodePosition, type Position } from '../servers/naive-page.ts';
 import { backendLabel, benchDatabaseOf, onPostgres, openJourneyFloor, type JourneyFloors } from './floors.ts';
 import { depthNote, floorNote } from './journey-notes.ts';
+import { passRatioNote } from './pass-ratios.ts';
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
@@ -136,8 +137,8 @@ function journeyTargets(cases: CaseResult[], events: number, deep: number, postg
   const depthNoteText = depthNote(ours, floor, withCursor === ours.deep ? undefined : withCursor, firstPages, postgres);
   const sqlText = cases.find((c) => c.params?.chart === 'depth' && c.params.depth === depths.deep && c.params.series === 'SQL text');
   return [
-    target(`page at depth ${depths.deep.toLocaleString('en')} of the ${size(events)} journey ≤ 1.1× its first page`, ours.deep.medianMs!, ours.first.medianMs!, 1.1, 'at-most', depthNoteText),
-    target(`last page of the ${size(events)} journey ≤ 1.1× its first page`, ours.last.medianMs!, ours.first.medianMs!, 1.1, 'at-most', depthNoteText),
+    target(`page at depth ${depths.deep.toLocaleString('en')} of the ${size(events)} journey ≤ 1.1× its first page`, ours.deep.medianMs!, ours.first.medianMs!, 1.1, 'at-most', passRatioNote(ours.deep, ours.first) + depthNoteText),
+    target(`last page of the ${size(events)} journey ≤ 1.1× its first page`, ours.last.medianMs!, ours.first.medianMs!, 1.1, 'at-most', passRatioNote(ours.last, ours.first) + depthNoteText),
     target(
       `api.fetch page of 100 events at depth ${depths.deep.toLocaleString('en')} (auth, limits, signed cursor) ≤ 0.6× the naive floor (keyset SQL → objects → JSON.stringify)`,
       ours.deep.medianMs!,

@@ -13,6 +13,7 @@ import { DEFAULT_STATS_DATA, statsDatabase, TINY_STATS_DATA, type StatsData } fr
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
 import { measure, pageTiming, type PagingCase, type Timing } from './paging-bench.ts';
 import { ListFloor } from './people-floor.ts';
+import { passRatioNote } from './pass-ratios.ts';
 import { OldStatsPath } from './stats-floor.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
 
@@ -159,7 +160,7 @@ function targetsOf(results: CaseResult[], data: StatsData, sets: Record<'person'
         first.medianMs!,
         1.1,
         'at-most',
-        `first ${ms(first)}, deep ${ms(deep)}: both one keyset range scan; the deep page also verifies a signed cursor. The keyset floor's same pages: ${ms(floorFirst)} and ${ms(floorDeep)} (${(floorDeep.medianMs! / floorFirst.medianMs!).toFixed(2)}×).`,
+        `first ${ms(first)}, deep ${ms(deep)}: both one keyset range scan; the deep page also verifies a signed cursor. The keyset floor's same pages: ${ms(floorFirst)} and ${ms(floorDeep)} (${(floorDeep.medianMs! / floorFirst.medianMs!).toFixed(2)}×). ${passRatioNote(deep, first)}`.trimEnd(),
       ),
     );
   }
