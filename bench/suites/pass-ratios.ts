@@ -1,8 +1,10 @@
 /**
  * A ratio target between two paging cases is judged on their pooled medians. These machines' host
- * slows a case 1.3–2× for a moment now and then (README, "Reading the journey depth miss"), so a
+ * slows a case 1.3–3× for a moment now and then (README, "Reading the journey depth target"), so a
  * missed target's note also reads the ratio pass by pass: pass i of each case ran in the same
- * interleaved pass, seconds apart, so a slowdown that hits both leaves their ratio alone.
+ * interleaved pass, seconds apart, so a slowdown that hits both leaves their ratio alone. The
+ * median here is the middle of the ratios (the mean of the two middle ones for an even count),
+ * not `percentiles`' upper middle of many samples: with 12 passes the two differ.
  */
 import type { CaseResult } from '../results.ts';
 
