@@ -4,6 +4,7 @@
  */
 import type { CaseResult } from '../results.ts';
 import { postgresNote } from './postgres-notes.ts';
+import { percent, spreadOf } from './pass-ratios.ts';
 import { describeThreadTime } from '../servers/thread-time.ts';
 
 /** The journeys' first pages, ours and the floor's: identical work within each series. */
@@ -68,11 +69,11 @@ export function depthNote(ours: PageTrio, floor: PageTrio, firstWithCursor: Case
   );
 }
 
-/** The pages' medians, listed, and how far apart they landed (largest over smallest, less one), as a number and as words. */
-function spreadOf(pages: CaseResult[]): { list: string; spread: number; apart: string } {
+/** The pages' medians, listed, and how far apart they landed, as a number and as words. */
+function pagesSpread(pages: CaseResult[]): { list: string; spread: number; apart: string } {
   const medians = pages.map((c) => c.medianMs!);
-  const spread = Math.max(...medians) / Math.min(...medians) - 1;
-  return { list: medians.map((m) => ms(m)).join(', '), spread, apart: `${(spread * 100).toFixed(0)}% apart` };
+  const spread = spreadOf(medians);
+  return { list: medians.map((m) => ms(m)).join(', '), spread, apart: `${percent(spread)} apart` };
 }
 
 /**
@@ -83,7 +84,7 @@ function spreadOf(pages: CaseResult[]): { list: string; spread: number; apart: s
  */
 function spreadNote(firstPages: CaseResult[]): string {
   if (firstPages.length < 2) return '';
-  const { list, spread, apart } = spreadOf(firstPages);
+  const { list, spread, apart } = pagesSpread(firstPages);
   const usual = '(undisturbed SQLite runs stay within 4%, the 50k journey\'s first page the quickest: the least text)';
   const verdict = spread > 0.05 ? `more than 5% ${usual}, so something slowed parts of this suite, and its ratios say as much about that as about the code. ` : `within 5% ${usual}. `;
   return `The journeys' first pages, which do the same work, took ${list} (${apart}): ${verdict}${threadTimeNote(firstPages)}`;
@@ -96,7 +97,7 @@ function spreadNote(firstPages: CaseResult[]): string {
  */
 function floorSpreadNote(firstPages: CaseResult[]): string {
   if (firstPages.length < 2) return '';
-  const { list, apart } = spreadOf(firstPages);
+  const { list, apart } = pagesSpread(firstPages);
   return `The floor's first pages took ${list} (${apart}; 5% in an undisturbed SQLite run). `;
 }
 

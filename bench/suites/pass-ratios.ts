@@ -14,7 +14,11 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-const spread = (values: number[]): string => `${((Math.max(...values) / Math.min(...values) - 1) * 100).toFixed(0)}%`;
+/** How far apart values landed: largest over smallest, less one (0.05 for 5%). */
+export const spreadOf = (values: number[]): number => Math.max(...values) / Math.min(...values) - 1;
+
+/** A fraction as a whole percentage, `0.052` → `5%`. */
+export const percent = (fraction: number): string => `${(fraction * 100).toFixed(0)}%`;
 
 /** The ratio of `ours` to `base` pass by pass, their fastest passes' ratio and how far each case's passes spread; empty without passes. */
 export function passRatioNote(ours: CaseResult, base: CaseResult): string {
@@ -24,6 +28,6 @@ export function passRatioNote(ours: CaseResult, base: CaseResult): string {
   const ratios = a.slice(0, paired).map((x, i) => x / b[i]!);
   return (
     `Pass by pass (${paired} interleaved passes): the ratio's median ${median(ratios).toFixed(2)}× (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×), ` +
-    `the fastest passes' ${(Math.min(...a) / Math.min(...b)).toFixed(2)}×; each case's passes spread ${spread(a)} and ${spread(b)} from fastest to slowest. `
+    `the fastest passes' ${(Math.min(...a) / Math.min(...b)).toFixed(2)}×; each case's passes spread ${percent(spreadOf(a))} and ${percent(spreadOf(b))} from fastest to slowest. `
   );
 }
