@@ -130,7 +130,7 @@ function targetsOf(results: CaseResult[], data: StatsData, sets: Record<'person'
   const ms = (c: CaseResult) => `${c.medianMs!.toFixed(3)} ms`;
   const events = data.events.toLocaleString('en');
   const complexity =
-    'A stats request sums counters kept as data loads, in one statement: day buckets after the day the period starts in (≤ sites × days rows), hour buckets for the rest of that day (≤ sites × 24), ' +
+    'A stats request sums counters kept as data loads, in one statement: 16-day blocks after the block the period starts in (≤ sites × ⌈days ÷ 16⌉ rows), day buckets for the rest of that block (≤ sites × 15), hour buckets for the rest of that day (≤ sites × 24), ' +
     'and an index range over at most half an hour of events at the edge (the shorter side of the window start within its hour); people and companies from their counts per distinct set of sites ' +
     `(one row per set: ${sets.person} people sets and ${sets.company} company sets here, for ${data.people.toLocaleString('en')} people). ` +
     "The old path also counted the account's people and companies, or a distinct count over a scoped view's visits, on every request.";

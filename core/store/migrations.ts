@@ -16,6 +16,7 @@ import { exportChunksLz4 } from './migrations/0014-export-chunks-lz4.ts';
 import { rateLimitsUnlogged } from './migrations/0015-rate-limits-unlogged.ts';
 import { personJsonWhole } from './migrations/0016-person-json-whole.ts';
 import { peopleWhole } from './migrations/0017-people-whole.ts';
+import { statsBlocks } from './migrations/0018-stats-blocks.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0015_rate_limits_unlogged': rateLimitsUnlogged,
   '0016_person_json_whole': personJsonWhole,
   '0017_people_whole': peopleWhole,
+  '0018_stats_blocks': statsBlocks,
 };
 
 /** The names of every migration, in the order they run. */

@@ -1,7 +1,7 @@
 import { sql, type Expression, type SelectQueryBuilder } from 'kysely';
 import type { View } from '../scope/view.ts';
 import { CompiledQueries, type Param } from './compiled-queries.ts';
-import { DAY, HOUR, recentEventsWindow } from './event-counts.ts';
+import { BLOCK, DAY, HOUR, recentEventsWindow } from './event-counts.ts';
 import { siteSetPattern } from './site-sets.ts';
 import { sitePlaceholders, type VisibleView } from './view-params.ts';
 import type { Database, Db } from './schema.ts';
@@ -23,9 +23,9 @@ interface CountsRow {
 /**
  * Counts people, companies and recent events within a view, in one statement compiled once per
  * shape, from counters loading keeps, so no count grows with the events or the people:
- * - recent events from per-site hour and day buckets (event-counts.ts): at most one row per site
- *   and day of the period plus one per site and hour of its first day, and an index range over
- *   at most half an hour of events at its start;
+ * - recent events from per-site hour, day and 16-day buckets (event-counts.ts): per site at most
+ *   24 hour rows, 15 day rows and one block row per 16 days of the period, and an index range
+ *   over at most half an hour of events at its start;
  * - people and companies from their counts per set of sites (site-sets.ts): one row per distinct
  *   set in the account, each matched against the view's sites.
  */
@@ -39,8 +39,8 @@ export class StatsStore {
   /** Counts within the view, with events after `sinceSeconds` (exclusive). */
   async counts(view: View, sinceSeconds: number): Promise<StatCounts> {
     if (view.kind === 'empty') return { totalPeople: 0, totalCompanies: 0, recentEvents: 0 };
-    const { since, hourStart, hourEnd, dayEnd, fromHourStart } = recentEventsWindow(sinceSeconds);
-    const values: Record<string, unknown> = { accountId: view.accountId, since, dayEnd, ...(fromHourStart ? { hourStart } : { hourEnd }) };
+    const { since, hourStart, hourEnd, dayEnd, blockEnd, fromHourStart } = recentEventsWindow(sinceSeconds);
+    const values: Record<string, unknown> = { accountId: view.accountId, since, dayEnd, blockEnd, ...(fromHourStart ? { hourStart } : { hourEnd }) };
     if (view.kind !== 'account') {
       view.sites.forEach((site, i) => {
         values[`site${i}`] = site.pk;
@@ -80,7 +80,7 @@ function countsQuery(db: Db, p: Param, view: VisibleView, fromHourStart: boolean
     members('person').as('people'),
     members('company').as('companies'),
     fromHourStart
-      ? sql`${sum(buckets(HOUR, 'hourStart', 'dayEnd'), buckets(DAY, 'dayEnd'))} - (${eventsCount(['hourStart', '>='], ['since', '<='])})`.as('events')
-      : sum(eventsCount(['since', '>'], ['hourEnd', '<']), buckets(HOUR, 'hourEnd', 'dayEnd'), buckets(DAY, 'dayEnd')).as('events'),
+      ? sql`${sum(buckets(HOUR, 'hourStart', 'dayEnd'), buckets(DAY, 'dayEnd', 'blockEnd'), buckets(BLOCK, 'blockEnd'))} - (${eventsCount(['hourStart', '>='], ['since', '<='])})`.as('events')
+      : sum(eventsCount(['since', '>'], ['hourEnd', '<']), buckets(HOUR, 'hourEnd', 'dayEnd'), buckets(DAY, 'dayEnd', 'blockEnd'), buckets(BLOCK, 'blockEnd')).as('events'),
   ]);
 }

@@ -84,6 +84,31 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
     expect(await expectExact(api, keys)).not.toEqual(before);
   });
 
+  it('migration 0018 fills the 16-day blocks from the day counters kept before it, and loads after it add to the same blocks', async () => {
+    const database = await databases.fresh();
+    const clock = new ManualClock(NOW_S * 1000);
+    const before0018 = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    const keys = await setUp(before0018);
+    await before0018.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
+    const before = await expectExact(before0018, keys);
+    // Back to the hour and day counters alone, as the code before 0018 kept them.
+    await undoMigrationsFrom(before0018.db, '0018_stats_blocks');
+    await databases.close(before0018);
+
+    const api = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    expect(await expectExact(api, keys)).toEqual(before);
+    await api.admin.loadEvents(ACCOUNT, [...eventsOf(keys.people, 'new', 300, 60), ...eventsOf(keys.people, 'old', 300)]);
+    expect(await expectExact(api, keys)).not.toEqual(before);
+    // Windows of 365 and 30 days starting a second before, on and a second after a block's first second.
+    const blockBefore = (s: number) => s - (s % (16 * DAY));
+    for (const [days, start] of [[365, blockBefore(NOW_S - 200 * DAY)], [30, blockBefore(NOW_S - 10 * DAY)]] as const) {
+      for (const now of [start + days * DAY - 1, start + days * DAY, start + days * DAY + 1]) {
+        clock.set(now * 1000);
+        await expectExact(api, keys, now);
+      }
+    }
+  });
+
   it('a reset goes back to the baseline’s counters, and later loads count from there', async () => {
     const database = await databases.fresh();
     const api = databases.keep(await createApi({ database, clock: new ManualClock(NOW_S * 1000), rateLimits: UNLIMITED }));

@@ -14,7 +14,8 @@ export type UndoableMigration =
   | '0014_export_chunks_lz4'
   | '0015_rate_limits_unlogged'
   | '0016_person_json_whole'
-  | '0017_people_whole';
+  | '0017_people_whole'
+  | '0018_stats_blocks';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -23,12 +24,13 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
+  await sql`delete from event_counts where span = ${16 * 86_400}`.execute(db);
   if (first === '0017_people_whole') {
     // 0017 moved the whole JSON out of the people's rows.
     await db.schema.alterTable('people').addColumn('json_whole', dialectOf(db).types.text).execute();
     await sql`update people set json_whole = (select w.json from people_whole w where w.account_id = people.account_id and w.id = people.id)`.execute(db);
   }
-  await db.schema.dropTable('people_whole').execute();
+  if (first <= '0017_people_whole') await db.schema.dropTable('people_whole').execute();
   if (dialectOf(db).name === 'postgres') {
     if (first <= '0015_rate_limits_unlogged') await sql`alter table rate_limits set logged`.execute(db);
     // 0014 only chose how Postgres compresses chunks written from then on.

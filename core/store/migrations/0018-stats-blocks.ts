@@ -1,0 +1,22 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/** The spans of this migration, as it was released (the code's may change later). */
+const DAY = 86_400;
+const BLOCK = 16 * DAY;
+
+/**
+ * Adds counters per site and block of 16 days (event-counts.ts) beside the hours and days of 0008,
+ * filled from the day counters already kept, so `GET /v1/stats?days=365` sums ~62 rows a site
+ * instead of ~389. A day lies wholly in one block (both count from 1970), so a block's count is
+ * the sum of its days'.
+ */
+export const statsBlocks: Migration = {
+  async up(db: Kysely<any>) {
+    // `((s % b) + b) % b` is the remainder rounded down, so a day before 1970 falls in its own block.
+    await sql`
+      insert into event_counts (account_id, site_pk, span, starts_at, events)
+      select account_id, site_pk, ${sql.lit(BLOCK)}, block_start, sum(events)
+      from (select account_id, site_pk, events, starts_at - ((starts_at % ${sql.lit(BLOCK)}) + ${sql.lit(BLOCK)}) % ${sql.lit(BLOCK)} as block_start from event_counts where span = ${sql.lit(DAY)}) d
+      group by account_id, site_pk, block_start`.execute(db);
+  },
+};
