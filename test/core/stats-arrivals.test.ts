@@ -10,7 +10,7 @@ import { expectStatsExact, type StatsView } from '../support/stats-oracle.ts';
  * The event counters behind `GET /v1/stats` agree with a direct count however events arrive:
  * the admin surface (which `visitor-intelligence load` and the demo seeder call), admin over
  * HTTP, the webhook demo's simulation, a reset to a baseline (a save copies the counters with
- * the events), and a database whose events were loaded before the counters existed (migration 0008).
+ * the events), and a database whose events were loaded before the counters existed (migration 0008) or before their blocks of 16 days (0018).
  */
 
 const NOW_S = Date.UTC(2026, 10, 21, 12, 0, 0) / 1000;
@@ -64,18 +64,22 @@ async function expectExact(api: Api, keys: { accountKey: string; scopedKey: stri
 describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backend) => {
   const databases = reopenableDatabases(backend);
 
-  it('migration 0008 fills the counters of data loaded before it, and loads after it add to the same buckets and sets', async () => {
+  /** A database loaded with old events, taken back to before `migration` and opened again with today's code; its stats before. */
+  async function reopenedFrom(migration: '0008_stats_counters' | '0018_stats_blocks') {
     const database = await databases.fresh();
     const clock = new ManualClock(NOW_S * 1000);
-    const before0008 = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
-    const keys = await setUp(before0008);
-    await before0008.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
-    const before = await expectExact(before0008, keys);
-    // Back to a database as the code before 0008 left it: data, no counters.
-    await undoMigrationsFrom(before0008.db, '0008_stats_counters');
-    await databases.close(before0008);
+    const old = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    const keys = await setUp(old);
+    await old.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
+    const before = await expectExact(old, keys);
+    await undoMigrationsFrom(old.db, migration);
+    await databases.close(old);
+    return { api: databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED })), clock, keys, before };
+  }
 
-    const api = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+  it('migration 0008 fills the counters of data loaded before it, and loads after it add to the same buckets and sets', async () => {
+    // Back to a database as the code before 0008 left it: data, no counters.
+    const { api, keys, before } = await reopenedFrom('0008_stats_counters');
     expect(await expectExact(api, keys)).toEqual(before);
     // Events in the hours and days the migration filled, and a repeat of the old ones; people
     // who move to other sites and new ones, whose sets the migration recorded or not.
@@ -85,17 +89,8 @@ describe.each(BACKENDS)('stats counters, however events arrive ($name)', (backen
   });
 
   it('migration 0018 fills the 16-day blocks from the day counters kept before it, and loads after it add to the same blocks', async () => {
-    const database = await databases.fresh();
-    const clock = new ManualClock(NOW_S * 1000);
-    const before0018 = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
-    const keys = await setUp(before0018);
-    await before0018.admin.loadEvents(ACCOUNT, eventsOf(keys.people, 'old', 300));
-    const before = await expectExact(before0018, keys);
     // Back to the hour and day counters alone, as the code before 0018 kept them.
-    await undoMigrationsFrom(before0018.db, '0018_stats_blocks');
-    await databases.close(before0018);
-
-    const api = databases.keep(await createApi({ database, clock, rateLimits: UNLIMITED }));
+    const { api, clock, keys, before } = await reopenedFrom('0018_stats_blocks');
     expect(await expectExact(api, keys)).toEqual(before);
     await api.admin.loadEvents(ACCOUNT, [...eventsOf(keys.people, 'new', 300, 60), ...eventsOf(keys.people, 'old', 300)]);
     expect(await expectExact(api, keys)).not.toEqual(before);
