@@ -18,7 +18,7 @@ export const DAY = 86_400;
  */
 export const BLOCK = 16 * DAY;
 /** Every span loading counts, shortest first. */
-export const SPANS = [HOUR, DAY, BLOCK] as const;
+const SPANS = [HOUR, DAY, BLOCK] as const;
 
 /** Rows per multi-row upsert (5 values each). */
 const CHUNK = 400;

@@ -76,11 +76,13 @@ function countsQuery(db: Db, p: Param, view: VisibleView, fromHourStart: boolean
       .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('members'), sql.lit(0)).as('n'));
   };
   const sum = (...parts: Expression<unknown>[]) => sql<number>`${sql.join(parts.map((part) => sql`(${part})`), sql` + `)}`;
+  // Whole hours from `hoursFrom` to the day's end, the block's remaining days, every later block.
+  const wholeBuckets = (hoursFrom: string) => [buckets(HOUR, hoursFrom, 'dayEnd'), buckets(DAY, 'dayEnd', 'blockEnd'), buckets(BLOCK, 'blockEnd')];
   return db.selectNoFrom([
     members('person').as('people'),
     members('company').as('companies'),
     fromHourStart
-      ? sql`${sum(buckets(HOUR, 'hourStart', 'dayEnd'), buckets(DAY, 'dayEnd', 'blockEnd'), buckets(BLOCK, 'blockEnd'))} - (${eventsCount(['hourStart', '>='], ['since', '<='])})`.as('events')
-      : sum(eventsCount(['since', '>'], ['hourEnd', '<']), buckets(HOUR, 'hourEnd', 'dayEnd'), buckets(DAY, 'dayEnd', 'blockEnd'), buckets(BLOCK, 'blockEnd')).as('events'),
+      ? sql`${sum(...wholeBuckets('hourStart'))} - (${eventsCount(['hourStart', '>='], ['since', '<='])})`.as('events')
+      : sum(eventsCount(['since', '>'], ['hourEnd', '<']), ...wholeBuckets('hourEnd')).as('events'),
   ]);
 }

@@ -10,7 +10,8 @@ import { expectStatsExact, type StatsView } from '../support/stats-oracle.ts';
  * The event counters behind `GET /v1/stats` agree with a direct count however events arrive:
  * the admin surface (which `visitor-intelligence load` and the demo seeder call), admin over
  * HTTP, the webhook demo's simulation, a reset to a baseline (a save copies the counters with
- * the events), and a database whose events were loaded before the counters existed (migration 0008) or before their blocks of 16 days (0018).
+ * the events), and a database whose events were loaded before the counters existed (migration
+ * 0008) or before their blocks of 16 days (0018).
  */
 
 const NOW_S = Date.UTC(2026, 10, 21, 12, 0, 0) / 1000;
