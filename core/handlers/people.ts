@@ -15,8 +15,8 @@ export async function listPeople(ctx: RequestContext): Promise<Reply> {
   const filters = { lastSeenAfter: afterMs === undefined ? undefined : Math.floor(afterMs / 1000), hotLeadsOnly: hot === true };
   const page = await readPage(ctx, 'people', { ...siteFilters, ...filters });
   const view = await viewFor(ctx, siteFilters);
-  const { items, next } = await services.people.page(view, filters, page.after, page.limit);
-  const pagination = await paginationOf(items.length, next, page, services.cursors, nowSeconds);
+  const { items, count, next } = await services.people.page(view, filters, page.after, page.limit);
+  const pagination = await paginationOf(count, next, page, services.cursors, nowSeconds);
   // Rows arrive as the JSON the API returns (stored text), so the page is joined as text, or as
   // bytes where the driver reads them faster (see the SQLite dialect).
   return jsonList(items, pagination);

@@ -17,6 +17,7 @@ import { rateLimitsUnlogged } from './migrations/0015-rate-limits-unlogged.ts';
 import { personJsonWhole } from './migrations/0016-person-json-whole.ts';
 import { peopleWhole } from './migrations/0017-people-whole.ts';
 import { statsBlocks } from './migrations/0018-stats-blocks.ts';
+import { peopleWholeBytes } from './migrations/0019-people-whole-bytes.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '0016_person_json_whole': personJsonWhole,
   '0017_people_whole': peopleWhole,
   '0018_stats_blocks': statsBlocks,
+  '0019_people_whole_bytes': peopleWholeBytes,
 };
 
 /** The names of every migration, in the order they run. */

@@ -9,6 +9,7 @@ import { latestOfOwner, latestPage, PERSON_ACTIVITY, PERSON_ACTIVITY_ACCOUNT_WID
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
 import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
+import { latin1DecoderOf, wholeText, type Latin1Decoder } from './whole-people.ts';
 
 /** Filters of the people list, already validated. */
 export interface PeopleFilters {
@@ -16,9 +17,14 @@ export interface PeopleFilters {
   hotLeadsOnly?: boolean;
 }
 
-/** A page of people: each as the API returns it, as JSON text (or its UTF-8 bytes, as the dialect reads a body). */
+/**
+ * A page of people: its JSON as pieces to join with commas, each piece one person as the API
+ * returns them (or several, joined already), as text or its UTF-8 bytes (as the dialect reads a body).
+ */
 export interface PeoplePage {
   items: { json: string | Uint8Array }[];
+  /** How many people the pieces hold. */
+  count: number;
   /** The last person's position when more people follow; null on the last page. */
   next: CursorPosition | null;
 }
@@ -34,10 +40,12 @@ interface PersonJsonRow {
 export class PeopleStore {
   readonly #queries: CompiledQueries;
   readonly #dialect: SqlDialect;
+  readonly #latin1: Latin1Decoder;
 
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
     this.#dialect = dialectOf(db);
+    this.#latin1 = latin1DecoderOf(db);
   }
 
   /** A person's JSON as `read` asks for it. */
@@ -47,12 +55,16 @@ export class PeopleStore {
 
   /** One page of `limit` people, `lastSeen` descending then `id` descending, after `after` when given. */
   async page(view: View, filters: PeopleFilters, after: CursorPosition | null, limit: number): Promise<PeoplePage> {
-    if (view.kind === 'empty') return { items: [], next: null };
+    if (view.kind === 'empty') return { items: [], count: 0, next: null };
     const hot = filters.hotLeadsOnly === true;
     const since = filters.lastSeenAfter;
     const values: Record<string, unknown> = { ...peoplePageValues(view), ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
     if (since !== undefined) values.since = since;
     const shape = `${viewShape(view)}:${hot}:${since !== undefined}:${after !== null}`;
+    if (view.kind === 'account' && !hot && this.#dialect.storesWholePeople) {
+      const rows = await this.#queries.rows(`whole:${shape}`, (p) => this.#wholePage(p, view, since !== undefined, after !== null), { ...values, limit, lastIndex: limit - 1 });
+      return pageOfWholeRows(rows, limit, this.#latin1);
+    }
     const plain = !isScopedSites(view) && view.kind !== 'sites';
     if (plain && this.#dialect.readsPositionsApart) {
       const rows = await this.#queries.rows(`apart:${shape}`, (p) => this.#pageApart(p, view, hot, since !== undefined, after !== null), { ...values, limit, lastIndex: limit - 1 });
@@ -69,7 +81,7 @@ export class PeopleStore {
     );
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
-    return { items, next: rows.length > limit && last ? { sortValue: last.last_seen, id: last.id } : null };
+    return { items, count: items.length, next: rows.length > limit && last ? { sortValue: last.last_seen, id: last.id } : null };
   }
 
   /**
@@ -98,6 +110,24 @@ export class PeopleStore {
     const positions = ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
     const tail = this.db.selectFrom(positions.as('tail')).select(this.#dialect.jsonArray([sql.ref('tail.last_seen'), sql.ref('tail.id')]).as('json'));
     return bodies.unionAll(tail);
+  }
+
+  /**
+   * {@link #plainPage} of the account view by `lastSeen` alone, from its people's JSON filed in
+   * page order as bytes (whole-people.ts): one row of the page's people joined into one blob by
+   * SQLite, with their count, then the positions of its last person and of the one after it, if
+   * any, read from the index alone.
+   */
+  #wholePage(p: Param, view: VisibleView, since: boolean, after: boolean) {
+    const ordered = this.#plainPage(p, view, false, since, after);
+    const [lastSeen, id] = plainOrder(view);
+    const joined = this.#dialect.orderedConcat(sql.ref('page.json'), ',', sql`last_seen desc, id desc`);
+    const people = this.db
+      .selectFrom(ordered.limit(p('limit')).as('page'))
+      .select([sql<Uint8Array | null>`cast(${joined} as blob)`.as('json'), sql<number | null>`count(*)`.as('count'), sql<number | null>`null`.as('last_seen'), sql<string | null>`null`.as('id')]);
+    const positions = ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
+    const tail = this.db.selectFrom(positions.as('tail')).select([sql<Uint8Array | null>`null`.as('json'), sql<number | null>`null`.as('count'), 'tail.last_seen', 'tail.id']);
+    return people.unionAll(tail);
   }
 
   /** One person visible in the view, as JSON text, or undefined. */
@@ -256,7 +286,20 @@ function pageOfApartRows(rows: { json: string | Uint8Array }[], limit: number): 
   const positions: [number, string][] = [];
   while (rows.length > 0 && startsArray(rows[rows.length - 1]!.json)) positions.unshift(JSON.parse(asText(rows.pop()!.json)) as [number, string]);
   const [last, following] = positions;
-  return { items: rows, next: following && last && rows.length === limit ? { sortValue: last[0], id: last[1] } : null };
+  return { items: rows, count: rows.length, next: following && last && rows.length === limit ? { sortValue: last[0], id: last[1] } : null };
+}
+
+/**
+ * A page from {@link PeopleStore.#wholePage}'s rows: the people's joined bytes with their count
+ * (the row with a count), then up to two positions, in page order (SQLite runs a compound's arms
+ * in order), as for {@link pageOfApartRows}.
+ */
+function pageOfWholeRows(rows: { json: Uint8Array | null; count: number | null; last_seen: number | null; id: string | null }[], limit: number, latin1: Latin1Decoder): PeoplePage {
+  const head = rows.find((r) => r.count !== null);
+  const [last, following] = rows.filter((r) => r.count === null);
+  const count = Number(head?.count ?? 0);
+  const items = head?.json ? [{ json: wholeText(head.json, latin1) }] : [];
+  return { items, count, next: following && last && count === limit ? { sortValue: last.last_seen!, id: last.id! } : null };
 }
 
 /** JSON as text: a position is read as text, but a driver may hand any text over as bytes. */

@@ -110,13 +110,15 @@ export interface CompanySitesTable {
 /**
  * Each person's account-view JSON (the four pieces of `people` joined), filed in page order
  * (account, `lastSeen`, id) so an account key's people page reads one range of it (migration
- * 0017). Where the dialect stores whole people (SQLite); empty on Postgres.
+ * 0017), as bytes read as Latin-1 (migration 0019). Where the dialect stores whole people
+ * (SQLite); empty on Postgres.
  */
 export interface PeopleWholeTable {
   account_id: string;
   last_seen: number;
   id: string;
-  json: string;
+  /** As whole-people.ts stores it (bytes; text only between filing and storing it so). */
+  json: Uint8Array | string;
 }
 
 export interface PeopleTable {

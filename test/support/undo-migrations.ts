@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../core/store/dialect/index.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
+import { wholeText } from '../../core/store/whole-people.ts';
 
 /** The migrations a test can take a database back before (those since 0007). */
 export type UndoableMigration =
@@ -15,7 +16,8 @@ export type UndoableMigration =
   | '0015_rate_limits_unlogged'
   | '0016_person_json_whole'
   | '0017_people_whole'
-  | '0018_stats_blocks';
+  | '0018_stats_blocks'
+  | '0019_people_whole_bytes';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -24,7 +26,13 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  await sql`delete from event_counts where span = ${16 * 86_400}`.execute(db);
+  if (dialectOf(db).storesWholePeople && first <= '0019_people_whole_bytes') {
+    // 0019 stored the whole JSON as bytes; SQL filed it as text before.
+    for (const row of await db.selectFrom('people_whole').select(['account_id', 'id', 'json']).execute()) {
+      await db.updateTable('people_whole').set({ json: wholeText(row.json as Uint8Array) }).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
+    }
+  }
+  if (first <= '0018_stats_blocks') await sql`delete from event_counts where span = ${16 * 86_400}`.execute(db);
   if (first === '0017_people_whole') {
     // 0017 moved the whole JSON out of the people's rows.
     await db.schema.alterTable('people').addColumn('json_whole', dialectOf(db).types.text).execute();
