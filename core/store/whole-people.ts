@@ -2,9 +2,9 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { dialectOf } from './dialect/index.ts';
 
 /**
- * How `people_whole` (migration 0017) keeps each person's account-view JSON: as bytes a page of
- * them becomes a JS string from by a copy, not by decoding UTF-8. SQLite joins a page's rows into
- * one blob (as an events page is joined), and that blob is read as Latin-1, one byte a character.
+ * How `people_whole` (migration 0017) keeps each person's account-view JSON: as bytes that turn
+ * into a JS string by a copy, not by decoding UTF-8. SQLite joins a page's rows into one blob (as
+ * an events page is joined), and that blob is read as Latin-1, one byte a character.
  *
  * - A person whose every character lies in U+0000–U+00FF (ASCII, and the accents of Western
  *   European names: "ã", "é") is stored as their Latin-1 bytes; ASCII is the same bytes as UTF-8.
