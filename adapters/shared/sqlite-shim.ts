@@ -43,7 +43,7 @@ class MarkedSqliteDialect extends SqliteDialect {
 }
 
 /** Latin-1 bytes as a string, by Buffer (Node, Bun and Deno all have it). */
-function latin1Text(bytes: Uint8Array): string {
+export function latin1Text(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 

@@ -9,7 +9,7 @@
  * their count, and then the positions of its last person and the next.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';
+import { latin1Text, MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';
 import { wholeText } from '../../core/store/whole-people.ts';
 
 const PAGE = 100;
@@ -45,13 +45,10 @@ export class PeopleSqlText {
     const next = following && last ? `,"nextCursor":"${Buffer.from(JSON.stringify([last[2], last[3]])).toString('base64url')}"` : '';
     if (!json) return `{"data":[],"pagination":{"limit":${limit},"count":0}}`;
     // One template writes the body flat: the joined people are one string already.
-    return `{"data":[${wholeText(json, latin1)}],"pagination":{"limit":${limit},"count":${count}${next}}}`;
+    return `{"data":[${wholeText(json, latin1Text)}],"pagination":{"limit":${limit},"count":${count}${next}}}`;
   }
 
   close(): void {
     this.#db.close();
   }
 }
-
-/** Latin-1 bytes as text, as our adapters decode them (adapters/shared/sqlite-shim.ts). */
-const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');

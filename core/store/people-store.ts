@@ -105,10 +105,8 @@ export class PeopleStore {
    */
   #pageApart(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean) {
     const ordered = this.#plainPage(p, view, hot, since, after);
-    const [lastSeen, id] = plainOrder(view);
     const bodies = this.db.selectFrom(ordered.limit(p('limit')).as('page')).select('page.json');
-    const positions = ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
-    const tail = this.db.selectFrom(positions.as('tail')).select(this.#dialect.jsonArray([sql.ref('tail.last_seen'), sql.ref('tail.id')]).as('json'));
+    const tail = this.db.selectFrom(lastPositions(p, view, ordered).as('tail')).select(this.#dialect.jsonArray([sql.ref('tail.last_seen'), sql.ref('tail.id')]).as('json'));
     return bodies.unionAll(tail);
   }
 
@@ -120,13 +118,11 @@ export class PeopleStore {
    */
   #wholePage(p: Param, view: VisibleView, since: boolean, after: boolean) {
     const ordered = this.#plainPage(p, view, false, since, after);
-    const [lastSeen, id] = plainOrder(view);
     const joined = this.#dialect.orderedConcat(sql.ref('page.json'), ',', sql`last_seen desc, id desc`);
     const people = this.db
       .selectFrom(ordered.limit(p('limit')).as('page'))
       .select([sql<Uint8Array | null>`cast(${joined} as blob)`.as('json'), sql<number | null>`count(*)`.as('count'), sql<number | null>`null`.as('last_seen'), sql<string | null>`null`.as('id')]);
-    const positions = ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
-    const tail = this.db.selectFrom(positions.as('tail')).select([sql<Uint8Array | null>`null`.as('json'), sql<number | null>`null`.as('count'), 'tail.last_seen', 'tail.id']);
+    const tail = this.db.selectFrom(lastPositions(p, view, ordered).as('tail')).select([sql<Uint8Array | null>`null`.as('json'), sql<number | null>`null`.as('count'), 'tail.last_seen', 'tail.id']);
     return people.unionAll(tail);
   }
 
@@ -275,6 +271,12 @@ type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
 /** The columns a plain page is ordered by: `lastSeen`, then `id`. */
 function plainOrder(view: VisibleView): [RawBuilder<number>, RawBuilder<string>] {
   return isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
+}
+
+/** The positions (`last_seen`, `id`) of a plain page's last person and of the one after it, if any: from the index alone. */
+function lastPositions(p: Param, view: VisibleView, ordered: PeopleQuery) {
+  const [lastSeen, id] = plainOrder(view);
+  return ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
 }
 
 /**

@@ -2,7 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
 import { dialectOf } from './dialect/index.ts';
 import { renderMissingCsv } from './stored-csv.ts';
-import { storeWholeAsBytes } from './whole-people.ts';
+import { asciiAsBytes, storeWholeAsBytes } from './whole-people.ts';
 import { accountPersonJsonSql, figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
 
 /**
@@ -124,8 +124,8 @@ export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boole
 /**
  * Files the whole JSON of the people `p` matching `which` anew in `people_whole` (migration 0017),
  * their stored pieces joined, where the dialect stores it: a piece or their `lastSeen` changed,
- * so each person's row is found by id, whatever `lastSeen` it was filed under, and replaced. SQL
- * files it as text; it is kept as bytes (whole-people.ts).
+ * so each person's row is found by id, whatever `lastSeen` it was filed under, and replaced. It
+ * is kept as bytes (whole-people.ts): SQL files ASCII people so, JavaScript the rest.
  */
 async function fileWholePeople(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   if (!dialectOf(db).storesWholePeople) return;
@@ -134,7 +134,7 @@ async function fileWholePeople(db: Kysely<any>, which: RawBuilder<boolean>): Pro
   await db
     .insertInto('people_whole')
     .columns(['account_id', 'last_seen', 'id', 'json'])
-    .expression(people.select(['p.account_id', 'p.last_seen', 'p.id', accountPersonJsonSql().as('json')]))
+    .expression(people.select(['p.account_id', 'p.last_seen', 'p.id', asciiAsBytes(accountPersonJsonSql()).as('json')]))
     .execute();
   await storeWholeAsBytes(db, sql<boolean>`(account_id, id) in (${people.select(['p.account_id', 'p.id'])})`);
 }

@@ -75,14 +75,21 @@ export function latin1DecoderOf(db: Kysely<any>): Latin1Decoder {
 }
 
 /**
- * Stores the `people_whole` rows matching `which` that are still text (as SQL files them) as
- * {@link wholePersonBytes}: ASCII ones in SQL (the same bytes), the rest here, a row at a time,
- * as SQLite has no Latin-1 encoder. Only where the dialect stores whole people (SQLite).
+ * A person's whole JSON `text` as SQL can store it: as bytes when ASCII (the same bytes as
+ * {@link wholePersonBytes}), else as text still, for {@link storeWholeAsBytes}. SQLite.
+ */
+export function asciiAsBytes(text: RawBuilder<string>): RawBuilder<Uint8Array | string> {
+  return sql`iif(length(${text}) = length(cast(${text} as blob)), cast(${text} as blob), ${text})`;
+}
+
+/**
+ * Stores the `people_whole` rows matching `which` that are still text as
+ * {@link wholePersonBytes}, a row at a time, as SQLite has no Latin-1 encoder: those not ASCII,
+ * once rows are filed through {@link asciiAsBytes}. Only where the dialect stores whole people (SQLite).
  */
 export async function storeWholeAsBytes(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   if (!dialectOf(db).storesWholePeople) return;
   const text = sql<boolean>`typeof(json) = 'text' and ${which}`;
-  await db.updateTable('people_whole').set({ json: sql`cast(json as blob)` }).where(sql<boolean>`${text} and length(json) = length(cast(json as blob))`).execute();
   const rest = await db.selectFrom('people_whole').select(['account_id', 'id', 'json']).where(text).execute();
   for (const row of rest) {
     await db.updateTable('people_whole').set({ json: wholePersonBytes(row.json as string) }).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();

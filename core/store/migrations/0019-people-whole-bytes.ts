@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { storeWholeAsBytes } from '../whole-people.ts';
+import { dialectOf } from '../dialect/index.ts';
+import { asciiAsBytes, storeWholeAsBytes } from '../whole-people.ts';
 
 /**
  * Stores each person's whole JSON in `people_whole` as bytes a page of them is read from by a
@@ -8,6 +9,8 @@ import { storeWholeAsBytes } from '../whole-people.ts';
  */
 export const peopleWholeBytes: Migration = {
   async up(db: Kysely<any>) {
+    if (!dialectOf(db).storesWholePeople) return;
+    await sql`update people_whole set json = ${asciiAsBytes(sql.ref('json'))} where typeof(json) = 'text'`.execute(db);
     await storeWholeAsBytes(db, sql<boolean>`1 = 1`);
   },
 };
