@@ -45,13 +45,18 @@ import { isMovable } from './time/adjustable-clock.ts';
 import { BEFORE_KEY, faultError, operationName } from './faults/catalog.ts';
 import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
 import { failingRunner } from './faults/export-failed.ts';
+import { DatabaseUnavailable, RETRY_AFTER_SECONDS } from './store/database-unavailable.ts';
 
 /** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
 export async function createApi(options: ApiOptions): Promise<Api> {
   const { db } = options;
   const clock = options.clock ?? systemClock;
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
-  const onError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
+  const reportError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
+  // An outage is logged once by the adapter that saw it, not once per request or background step.
+  const onError = (error: unknown, request?: Request) => {
+    if (!(error instanceof DatabaseUnavailable)) reportError(error, request);
+  };
   // Options are checked before any work starts: a refused one must leave nothing running behind it.
   const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
   const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
@@ -231,6 +236,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       } else response = errorResponse(new ApiError(404, 'not_found', `No endpoint at ${quoteInput(url.pathname)}.`));
     } catch (error) {
       if (error instanceof ApiError) response = errorResponse(error);
+      else if (error instanceof DatabaseUnavailable) response = errorResponse(unavailable());
       else {
         onError(error, asRequest(request));
         response = errorResponse(new ApiError(500, 'internal_error', 'An unexpected error occurred; it has been logged.'));
@@ -276,6 +282,11 @@ const REPLIES = new WeakMap<Api['fetch'], Api['reply']>();
  */
 export function replyBehind(fetch: Api['fetch']): Api['reply'] | undefined {
   return REPLIES.get(fetch);
+}
+
+/** The answer while the database is out: the spec's 500, and when to try again. */
+function unavailable(): ApiError {
+  return new ApiError(500, 'internal_error', 'The database is unavailable; retry in a moment.', { 'retry-after': String(RETRY_AFTER_SECONDS) });
 }
 
 /** Adds the headers every response carries. */

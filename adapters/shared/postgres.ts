@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import type { Database } from '../../core/index.ts';
+import { OutageLog } from './postgres-outage.ts';
 import { statementNamesOf, statementSender } from './postgres-statements.ts';
 
 /** Whether a `database` option names a PostgreSQL server rather than a SQLite file. */
@@ -22,20 +23,38 @@ const NUMERIC = 1700;
  * epoch seconds are well within 2^53, and every store expects numbers. The parsers are given per
  * query, so a pool the host passes keeps its own settings for its own queries. A statement sent
  * outside a transaction is prepared by name (postgres-statements.ts).
+ *
+ * A lost connection or a server that is down becomes `DatabaseUnavailable` (one log line per
+ * outage), and every connection listens for its own errors: `pg-pool` stops listening while a client
+ * is checked out, and an unheard `'error'` would end the process.
  */
-export async function kyselyOverPool(pool: Pool): Promise<Kysely<Database>> {
+export async function kyselyOverPool(pool: Pool, outages = new OutageLog()): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 || oid === NUMERIC ? Number : pg.types.getTypeParser(oid, format)) };
   const clients = new WeakMap<PoolClient, PostgresPoolClient>();
   const names = statementNamesOf(pool);
+  // On every checkout, since a host's pool may hold connections made before us. A request that meets a dead connection reports the outage.
+  const heard = new WeakSet<PoolClient>();
+  pool.on('acquire', (client) => {
+    if (!heard.has(client)) client.on('error', () => undefined), heard.add(client);
+  });
   const numbers: PostgresPool = {
     async connect() {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error) => Promise.reject(outages.failed(error)));
       let wrapped = clients.get(client);
       if (!wrapped) {
         const send = statementSender(client, names, { types });
+        const query = async (text: unknown, values?: unknown[]) => {
+          try {
+            const result = await (typeof text === 'string' ? send(text, values) : client.query(text as never));
+            outages.succeeded();
+            return result;
+          } catch (error) {
+            throw outages.failed(error);
+          }
+        };
         wrapped = {
-          query: ((text: unknown, values?: unknown[]) => (typeof text === 'string' ? send(text, values) : client.query(text as never))) as unknown as PostgresPoolClient['query'],
+          query: query as unknown as PostgresPoolClient['query'],
           release: () => client.release(),
         };
         clients.set(client, wrapped);
@@ -53,7 +72,8 @@ export async function kyselyOverPool(pool: Pool): Promise<Kysely<Database>> {
  */
 export async function openPostgres(url: string): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url });
+  // A server that does not answer is an error within seconds, not a request that hangs; keepalive notices a vanished peer.
+  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true });
   // An idle client's error (the server restarting) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   try {

@@ -2,6 +2,7 @@ import { toHex } from '../auth/api-key.ts';
 import { keyOf, type MemberRef } from '../store/export-members-store.ts';
 import { isDescending } from '../store/export-selection.ts';
 import { ExportsStore, LostLease, type DropPosition, type ExportJob, type Lease } from '../store/exports-store.ts';
+import { DatabaseUnavailable, retryWhileUnavailable } from '../store/database-unavailable.ts';
 import type { SitesStore } from '../store/sites-store.ts';
 import type { Clock } from '../time/clock.ts';
 import { toEpochSeconds } from '../time/iso.ts';
@@ -104,7 +105,10 @@ export class ExportRunner {
   /** Starts running a job in the background, unless this runner already runs it (another runner's lease stops it too). */
   start(jobId: string): void {
     if (this.#stopped || this.#running.has(jobId)) return;
-    const run = this.#run(jobId).finally(() => this.#running.delete(jobId));
+    // While the database is out the job stays this runner's, and carries on from its last step.
+    const run = retryWhileUnavailable(() => this.#run(jobId), () => this.#stopped)
+      .catch((error) => this.options.onError(error))
+      .finally(() => this.#running.delete(jobId));
     this.#running.set(jobId, run);
   }
 
@@ -175,6 +179,7 @@ export class ExportRunner {
     } catch (error) {
       // Another runner holds the job now: what this run recorded stands, and that one goes on from it.
       if (error instanceof LostLease) return;
+      if (error instanceof DatabaseUnavailable) throw error;
       this.options.onError(error);
       await this.store.fail(jobId, 'The export failed because of an internal error; start a new export.', this.#owner).catch(this.options.onError);
       // As the job now stands: a fault in a complete job's cleanup must not drop its file.

@@ -97,15 +97,20 @@ export class ExportsStore {
   /**
    * Claims a `processing` job for a run unless another runner holds an unexpired lease on it, and
    * counts the run. One conditional update: of runners claiming at once, in any process, one
-   * wins. The runs the job has had, or undefined when it was not claimed.
+   * wins. The runs the job has had, or undefined when it was not claimed. A runner taking back
+   * its own job (after the database was out) goes on with the same run.
    */
   async claim(id: string, lease: Lease, nowSeconds: number): Promise<number | undefined> {
     const row = await this.db
       .updateTable('export_jobs')
-      .set((eb) => ({ lease_owner: lease.owner, lease_until: lease.until, attempts: eb('attempts', '+', 1) }))
+      .set((eb) => ({
+        lease_owner: lease.owner,
+        lease_until: lease.until,
+        attempts: eb.case().when('lease_owner', '=', lease.owner).then(eb.ref('attempts')).else(eb('attempts', '+', 1)).end(),
+      }))
       .where('id', '=', id)
       .where('status', '=', 'processing')
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowSeconds)]))
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', nowSeconds), eb('lease_owner', '=', lease.owner)]))
       .returning('attempts')
       .executeTakeFirst();
     return row?.attempts;

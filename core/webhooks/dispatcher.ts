@@ -1,5 +1,6 @@
 import { toHex } from '../auth/api-key.ts';
 import type { DeliveryRow, EndpointRow, WebhooksStore } from '../store/webhooks-store.ts';
+import { retryWhileUnavailable } from '../store/database-unavailable.ts';
 import type { Clock } from '../time/clock.ts';
 import { isoSeconds, toEpochSeconds } from '../time/iso.ts';
 import { parseRetryAfter, retryDelay } from './schedule.ts';
@@ -171,15 +172,17 @@ export class WebhookDispatcher {
       this.#aborts.delete(controller);
     }
     const latencyMs = Math.round(performance.now() - started);
+    // What the receiver answered is recorded once the database is back, so a delivered one is not sent again.
+    const record = (attempt: Parameters<WebhooksStore['recordAttempt']>[1]) => retryWhileUnavailable(() => this.store.recordAttempt(delivery, attempt), () => this.#stopped);
     if (status !== null && status >= 200 && status < 300) {
-      await this.store.recordAttempt(delivery, { at, status, latencyMs, error, next: { status: 'delivered' } });
+      await record({ at, status, latencyMs, error, next: { status: 'delivered' } });
       return;
     }
     if (status !== null) error = `the receiver answered HTTP ${status}`;
     const honoured = status === 429 || status === 503 ? parseRetryAfter(retryAfter, nowMs) : undefined;
     const delay = retryDelay(delivery.attempts + 1, this.options.random, honoured);
     const gone = status === 410 ? `the receiver answered 410 Gone at ${isoSeconds(at)}` : undefined;
-    await this.store.recordAttempt(delivery, {
+    await record({
       at,
       status,
       latencyMs,

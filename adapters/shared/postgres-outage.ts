@@ -1,0 +1,51 @@
+import { DatabaseUnavailable } from '../../core/store/database-unavailable.ts';
+
+/**
+ * Errors that mean the server or the connection went away rather than that a statement failed:
+ * the server shutting down or ending the backend (57P01–57P03), connection exceptions (class 08),
+ * and `pg`'s and the socket's own words for a connection that closed or never opened.
+ */
+const SERVER_CODES = /^(57P0[123]|08\d\d\d)$/;
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const PG_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly|Client was closed and is not queryable/;
+
+export function isConnectionLoss(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailable) return true;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (SERVER_CODES.test(code) || SOCKET_CODES.has(code))) return true;
+  return typeof message === 'string' && PG_MESSAGES.test(message);
+}
+
+/**
+ * One process's view of the database's outages: a line when a request or a step first meets one,
+ * a line when statements go through again, and nothing for the requests in between. Failures less
+ * than a second apart are one outage, so connections ended one by one do not make many.
+ */
+export class OutageLog {
+  #since: number | undefined;
+  #lastFailure = 0;
+
+  constructor(private readonly log: (line: string) => void = (line) => console.error(line)) {}
+
+  /** Notes `error` if it is a lost connection; what to throw in its place. */
+  failed(error: unknown): unknown {
+    if (!isConnectionLoss(error)) return error;
+    this.#lastFailure = Date.now();
+    if (this.#since === undefined) {
+      this.#since = this.#lastFailure;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.log(`[visitor-intelligence] PostgreSQL unavailable (${reason}); requests get 500 with Retry-After until it is back`);
+    }
+    return error instanceof DatabaseUnavailable ? error : new DatabaseUnavailable(error);
+  }
+
+  /** Notes that a statement went through. */
+  succeeded(): void {
+    if (this.#since === undefined) return;
+    const now = Date.now();
+    if (now - this.#lastFailure < 1000) return;
+    const seconds = (this.#lastFailure - this.#since) / 1000;
+    this.#since = undefined;
+    this.log(`[visitor-intelligence] PostgreSQL available again (out for ${seconds.toFixed(1)} s)`);
+  }
+}

@@ -1,0 +1,98 @@
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+
+/**
+ * A PostgreSQL cluster of the test's own (Debian's `pg_createcluster`, trust auth on loopback),
+ * so a test can stop, restart or kill the server without touching the machine's main one.
+ */
+export class ThrowawayCluster {
+  private constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly version: string,
+  ) {}
+
+  /** Creates and starts a cluster on a free port, with a database `vi`. */
+  static async create(): Promise<ThrowawayCluster> {
+    const version = readdirSync('/etc/postgresql').sort().at(-1)!;
+    const port = await freePort();
+    const cluster = new ThrowawayCluster(`vi_test_${process.pid}_${port}`, port, version);
+    await run('pg_createcluster', [version, cluster.name, '--port', String(port), '--start-conf', 'manual', '-o', 'fsync=off', '--', '--auth=trust']);
+    try {
+      await cluster.start();
+      const client = new pg.Client({ connectionString: cluster.url('postgres') });
+      await client.connect();
+      await client.query('create database vi');
+      await client.end();
+      return cluster;
+    } catch (error) {
+      await cluster.drop().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** A URL of one of its databases. */
+  url(database = 'vi'): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
+  }
+
+  async start(): Promise<void> {
+    await this.#ctl('start');
+    await this.ready();
+  }
+
+  /** Stops it as an operator would (`-m fast`: open connections are told and closed). */
+  async stop(): Promise<void> {
+    await this.#ctl('stop', '-m', 'fast');
+  }
+
+  /** Resolves once the server accepts connections. */
+  async ready(): Promise<void> {
+    for (;;) {
+      try {
+        await run('pg_isready', ['-q', '-h', '127.0.0.1', '-p', String(this.port)]);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  }
+
+  /** Ends every other connection to `database`, as `pg_terminate_backend` does for an operator; how many it ended. */
+  async terminateBackends(database = 'vi'): Promise<number> {
+    const client = new pg.Client({ connectionString: this.url('postgres') });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>('select count(pg_terminate_backend(pid))::int as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [database]);
+      return rows[0]!.n;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Stops and removes it. */
+  async drop(): Promise<void> {
+    await run('pg_dropcluster', [this.version, this.name, '--stop']);
+  }
+
+  #ctl(...args: string[]): Promise<unknown> {
+    return run('pg_ctlcluster', ['--skip-systemctl-redirect', this.version, this.name, ...args]);
+  }
+}
+
+/** A TCP port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
