@@ -113,6 +113,25 @@ describe('a connection that carries a refused request', () => {
     expect(replies.map((r) => r.status)).toEqual([200, 400]);
     expect(replies[1]!.json.error.message).toContain('Host');
   });
+
+  it('closes the connection after refusing a body declared over the limit, while the client still trickles it', async () => {
+    const head = `POST /v1/exports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${world.accountKey}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"timeframe":`;
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.write(head);
+      // A byte at a time, as a slow upload: the server must not wait for the rest of it.
+      const trickle = setInterval(() => socket.write(' '), 20);
+      socket.on('close', () => (clearInterval(trickle), resolve(Buffer.concat(chunks).toString('latin1'))));
+    });
+    const [reply, ...more] = parseReplies(raw);
+    expect(more).toEqual([]);
+    expectEnvelope(reply!, 400, 'bad_request');
+    expect(reply!.json.error.message).toContain('65536 bytes');
+    expect(reply!.headers.connection).toBe('close');
+  });
 });
 
 describe('answerClientErrors on a server of the embedder’s own', () => {
