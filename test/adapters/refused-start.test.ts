@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApi, openDatabase, type NodeApiOptions } from '../../adapters/node/index.ts';
+import { createApi, ManualClock, openDatabase, type NodeApiOptions } from '../../adapters/node/index.ts';
+import { createWorld, NOW } from '../support/world.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-refused-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,6 +52,39 @@ describe('A refused start on a database the host opened', () => {
     expect(errors).toEqual([]);
     // Not migrated either: the host's database is as it was.
     expect(await db.introspection.getTables()).toEqual([]);
+    await db.destroy();
+  });
+});
+
+describe('A start that fails after it resumed an export', () => {
+  it('stops the export before refusing, leaving the job for the next start', async () => {
+    const database = join(dir, 'failing-start.sqlite');
+    const world = await createWorld({ database, exports: { pace: () => new Promise(() => undefined) } });
+    const started = await world.api.fetch(new Request('http://api.test/v1/exports', { method: 'POST', headers: { 'x-api-key': world.accountKey } }));
+    const { jobId } = await started.json();
+    // The process "dies" with the job processing.
+    await world.api.db.destroy();
+
+    // The next start claims the job, then fails looking for finished jobs' leftovers.
+    let queries = 0;
+    const db = openDatabase(database).withPlugin({
+      transformQuery: ({ node }) => {
+        queries++;
+        const from = JSON.stringify((node as { from?: unknown }).from ?? '');
+        if (node.kind === 'SelectQueryNode' && from.includes('"export_jobs"') && from.includes('"j"')) throw new Error('leftovers unreadable');
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    });
+    const errors: unknown[] = [];
+    await expect(createApi({ database: db, clock: new ManualClock(NOW + 60_000), exports: { pace: async () => undefined }, onError: (error) => errors.push(error) })).rejects.toThrow('leftovers unreadable');
+    const atRefusal = queries;
+    // Whatever was left running would carry on now, its pace resolving at once.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(queries).toBe(atRefusal);
+    expect(errors).toEqual([]);
+    const job = await db.selectFrom('export_jobs').select('status').where('id', '=', jobId).executeTakeFirstOrThrow();
+    expect(job.status).toBe('processing');
     await db.destroy();
   });
 });
