@@ -46,6 +46,7 @@ import { BEFORE_KEY, faultError, operationName } from './faults/catalog.ts';
 import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
 import { failingRunner } from './faults/export-failed.ts';
 import { DatabaseUnavailable, RETRY_AFTER_SECONDS } from './store/database-unavailable.ts';
+import { checkApiOptions } from './options.ts';
 
 /** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
 export async function createApi(options: ApiOptions): Promise<Api> {
@@ -58,6 +59,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (!(error instanceof DatabaseUnavailable)) reportError(error, request);
   };
   // Options are checked before any work starts: a refused one must leave nothing running behind it.
+  checkApiOptions(options);
   const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
   const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
   await prepareConnection(db);
@@ -95,7 +97,6 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   };
   // Jobs past retention go; jobs a previous process left running carry on, as do those another process gives up.
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
-  await runner.resumeInterrupted();
   const webhooksStore = new WebhooksStore(db);
   const requestTimeoutMs = options.webhooks?.requestTimeoutMs ?? 15_000;
   const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, {
@@ -112,8 +113,6 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());
   const ingest = new IngestStore(db, { activityCap: options.webhooks?.activityCap ?? 100 });
   const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, () => dispatcher.wake());
-  // Deliveries a previous process left pending go out now.
-  dispatcher.start();
   const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(db));
   const baseline = new BaselineStore(db);
   let baselineSaved = false;
@@ -247,6 +246,16 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     finish(response, rate.admin ? undefined : (rate.decision ?? { allowed: true, limit: limits.accountPerHour, remaining: limits.accountPerHour, retryAfterSeconds: 0 }));
     if (rate.plan) response.headers.set('preference-applied', rate.plan.applied);
     return cors ? cors.decorate(request, response) : response;
+  }
+
+  try {
+    // Background work starts last; a start that fails on the way stops it before refusing.
+    await runner.resumeInterrupted();
+    // Deliveries a previous process left pending go out now.
+    dispatcher.start();
+  } catch (error) {
+    await Promise.all([runner.stop(), dispatcher.stop()]);
+    throw error;
   }
 
   const lazyBodies = options.lazyBodies ?? false;

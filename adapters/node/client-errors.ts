@@ -10,7 +10,7 @@ import { errorEnvelope, quoted, type AdapterErrorCode, type Envelope } from '../
  * request meant). Returns the server.
  */
 export function answerClientErrors(server: Server): Server {
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(server, error, socket));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => void answerClientError(server, error, socket));
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     const expect = req.headers.expect ?? '';
     writeEnvelope(res, errorEnvelope(417, 'expectation_failed', `Header Expect ${quoted(expect)} cannot be met; this server knows only 100-continue.`));
@@ -26,21 +26,35 @@ export function writeEnvelope(res: ServerResponse, envelope: Envelope, close = t
   res.writeHead(envelope.status, headers).end(envelope.text);
 }
 
-function answerClientError(server: Server, error: NodeJS.ErrnoException, socket: Duplex): void {
+/** Sockets whose parse error is being answered: a broken stream can fail to parse again while earlier answers go out. */
+const answering = new WeakSet<Duplex>();
+
+async function answerClientError(server: Server, error: NodeJS.ErrnoException, socket: Duplex): Promise<void> {
   // Already answered (more bytes of the same bad request failed to parse again): the socket closes once the answer is out.
+  if (socket.writableEnded || answering.has(socket)) return;
+  if (error.code === 'ECONNRESET') return void socket.destroy();
+  answering.add(socket);
+  // Requests parsed whole before the broken one (pipelined) are answered first, in order: Node
+  // hands the socket to each queued response as the one before it finishes.
+  let inFlight: ServerResponse | null | undefined;
+  while ((inFlight = inFlightOn(socket)) && inFlight.req.complete && !inFlight.writableFinished && socket.writable) {
+    await new Promise((resolve) => inFlight!.once('close', resolve));
+  }
+  // An answer that closes the connection was the last: the socket closes once it is out.
   if (socket.writableEnded) return;
   // As Node's own handler: write only on a socket that can take it and only when no answer to
   // the request has begun (a second head in the middle of a body would corrupt both).
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
+  if (!socket.writable || inFlightOn(socket)?.headersSent) return void socket.destroy();
   const envelope = envelopeFor(server, error);
   const head = [`HTTP/1.1 ${envelope.status} ${STATUS_CODES[envelope.status]}`];
   for (const [name, value] of Object.entries(envelope.headers)) head.push(`${name}: ${value}`);
   head.push(`content-length: ${Buffer.byteLength(envelope.text)}`, 'connection: close');
   socket.end(`${head.join('\r\n')}\r\n\r\n${envelope.text}`, () => socket.destroy());
+}
+
+/** The response Node is writing on the socket, if any. */
+function inFlightOn(socket: Duplex): ServerResponse | null | undefined {
+  return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
 }
 
 /** The answer to one of Node's parser errors (`HPE_*`) or its request timeout. */

@@ -146,6 +146,7 @@ function toRequest(req: IncomingMessage, url: string, res: ServerResponse, mount
 
 /** Writes the core's Reply to a Node response: JSON text in one write, a stream (a CSV download) with backpressure. */
 async function writeReply(reply: Reply, res: ServerResponse): Promise<void> {
+  closeIfBodyUnread(res);
   const headers = reply.headers.toObject();
   const { body } = reply;
   if (body === null) return void res.writeHead(reply.status, headers).end();
@@ -163,6 +164,7 @@ async function writeReply(reply: Reply, res: ServerResponse): Promise<void> {
 
 /** Writes a Fetch Response to a Node response: JSON in one write, anything else streamed with backpressure. */
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  closeIfBodyUnread(res);
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
@@ -186,4 +188,9 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   }
   res.writeHead(response.status, headers);
   await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res);
+}
+
+/** An answer given before its request's body has all arrived (a refused upload) closes the connection rather than read the rest. */
+function closeIfBodyUnread(res: ServerResponse): void {
+  if (!res.req.complete) res.shouldKeepAlive = false;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Pool } from 'pg';
 import { createApi, type Api, type ApiOptions, type Database } from '../../core/index.ts';
+import { checkApiOptions } from '../../core/options.ts';
 import { nodeDigests } from './node-digests.ts';
 import { isPgPool, isPostgresUrl, kyselyOverPool, openPostgres } from './postgres.ts';
 
@@ -19,6 +20,8 @@ export interface RuntimeApiOptions extends Omit<ApiOptions, 'db'> {
  */
 export async function createApiWith(options: RuntimeApiOptions, open: (path: string) => Kysely<Database>): Promise<Api> {
   const { database, ...rest } = options;
+  // A refused option opens no database (nor creates its file).
+  checkApiOptions(rest);
   const owned = typeof database === 'string';
   const db = typeof database === 'string' ? (isPostgresUrl(database) ? await openPostgres(database) : open(database)) : isPgPool(database) ? await kyselyOverPool(database) : database;
   let api: Api;

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerClientErrors, serve, toNodeListener, type RunningServer } from '../../adapters/node/index.ts';
 import { createWorld, type World } from '../support/world.ts';
-import { rawRequest, sendRaw, type RawReply } from './raw-http.ts';
+import { parseReplies, rawRequest, sendRaw, type RawReply } from './raw-http.ts';
 
 /**
  * What Node's HTTP layer refuses before a request reaches the API: every such answer carries the
@@ -93,6 +93,44 @@ describe('answers the Node HTTP layer makes itself', () => {
     });
     const reply = await rawRequest(port, 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
     expect([reply.status, reply.json.status]).toEqual([200, 'ok']);
+  });
+});
+
+describe('a connection that carries a refused request', () => {
+  const health = 'GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+
+  it('answers the requests pipelined before a malformed one, in order, then refuses it and closes', async () => {
+    const keyed = `GET /v1/people?limit=2 HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${world.accountKey}\r\n\r\n`;
+    const replies = parseReplies(await sendRaw(port, `${health}${keyed}${health}BROKEN LINE\r\n\r\n`));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 400]);
+    expect(replies[1]!.json.data).toHaveLength(2);
+    expectEnvelope(replies[3]!, 400, 'bad_request');
+    expect(replies[3]!.headers.connection).toBe('close');
+  });
+
+  it('writes nothing after an answer that closed the connection, when a malformed request follows it', async () => {
+    const replies = parseReplies(await sendRaw(port, `${health}GET /v1/health HTTP/1.1\r\n\r\nBROKEN LINE\r\n\r\n`));
+    expect(replies.map((r) => r.status)).toEqual([200, 400]);
+    expect(replies[1]!.json.error.message).toContain('Host');
+  });
+
+  it('closes the connection after refusing a body declared over the limit, while the client still trickles it', async () => {
+    const head = `POST /v1/exports HTTP/1.1\r\nHost: 127.0.0.1\r\nX-API-Key: ${world.accountKey}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{"timeframe":`;
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.write(head);
+      // A byte at a time, as a slow upload: the server must not wait for the rest of it.
+      const trickle = setInterval(() => socket.write(' '), 20);
+      socket.on('close', () => (clearInterval(trickle), resolve(Buffer.concat(chunks).toString('latin1'))));
+    });
+    const [reply, ...more] = parseReplies(raw);
+    expect(more).toEqual([]);
+    expectEnvelope(reply!, 400, 'bad_request');
+    expect(reply!.json.error.message).toContain('65536 bytes');
+    expect(reply!.headers.connection).toBe('close');
   });
 });
 

@@ -1,0 +1,19 @@
+import type { ApiOptions } from './api-types.ts';
+import { normalizeOrigin } from './http/cors.ts';
+
+/**
+ * Refuses, with a TypeError naming the option, what createApi cannot start with. The runtime
+ * adapters call it before opening a database, so a refused start opens and starts nothing.
+ */
+export function checkApiOptions(options: Omit<ApiOptions, 'db'>): void {
+  const token = options.admin?.token;
+  if (options.admin && (typeof token !== 'string' || token.length < 16)) throw new TypeError('admin.token must be a string of at least 16 characters');
+  const origins = options.cors?.origins;
+  if (options.cors && origins !== '*') {
+    if (!Array.isArray(origins)) throw new TypeError('cors.origins must be "*" or an array of origins');
+    origins.forEach(normalizeOrigin);
+  }
+  for (const [name, value] of Object.entries(options.rateLimits ?? {})) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) throw new TypeError(`rateLimits.${name} must be a whole number of requests above 0, not ${String(value)}`);
+  }
+}
