@@ -47,7 +47,7 @@ export const PARAMETERS = {
   PersonId: path('id', 'Person identifier. A person outside a domain-scoped key\'s scope is 404 with the same message as one that does not exist.'),
   CompanyId: path('id', 'Company identifier. A company outside a domain-scoped key\'s scope is 404 with the same message as one that does not exist.'),
   JobId: path('jobId', 'The `jobId` returned on start.'),
-  Expires: { ...query('expires', { type: 'integer' }, 'From the signed `downloadUrl`: the link\'s expiry, in epoch seconds.'), required: true },
+  Expires: { ...query('expires', { type: 'integer' }, 'From the signed `downloadUrl`, as it spells it: the link\'s expiry, in epoch seconds. Another spelling of the same number (`+n`, `n.0`, a leading zero) is a link that was not signed.'), required: true },
   Signature: { ...query('signature', { type: 'string', pattern: '^[0-9a-f]{64}$' }, 'From the signed `downloadUrl`: HMAC-SHA256 of the job and the expiry.'), required: true },
 } as const;
 
