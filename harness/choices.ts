@@ -69,7 +69,8 @@ function queryParameters(doc: any, list: List): { name: string; schema: any; des
 function dateLike(schema: any): boolean {
   if (!schema || typeof schema !== 'object') return false;
   if (schema.format === 'date' || schema.format === 'date-time') return true;
-  if (typeof schema.pattern === 'string' && /^\^?\(?\\d\{4\}-/.test(schema.pattern)) return true;
+  // `^\d{4}-…`, `^(\d{4}-…` or `^(?:\d{4}-…`: a pattern whose text begins with a year.
+  if (typeof schema.pattern === 'string' && /^\^?(?:\((?:\?:)?)?\\d\{4\}-/.test(schema.pattern)) return true;
   return [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(dateLike);
 }
 

@@ -20,8 +20,11 @@ export class DownloadLinkSigner {
     return this.#hmac(`${jobId}\n${expires}`);
   }
 
-  /** Whether the signature is this API's for that job and expiry (expiry itself is checked by the caller). */
-  async verify(jobId: string, expires: number, signature: string): Promise<boolean> {
-    return constantTimeEqual(await this.sign(jobId, expires), signature);
+  /**
+   * Whether the signature is this API's for that job and expiry as the link spells it (expiry
+   * itself is checked by the caller): only the spelling that was signed passes, not `+n` or `n.0`.
+   */
+  async verify(jobId: string, expiresText: string, signature: string): Promise<boolean> {
+    return constantTimeEqual(await this.#hmac(`${jobId}\n${expiresText}`), signature);
   }
 }

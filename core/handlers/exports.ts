@@ -63,10 +63,11 @@ export async function getExport(ctx: RequestContext): Promise<Reply> {
 export async function downloadExport(ctx: PublicContext): Promise<Reply> {
   ctx.query.allowOnly(['expires', 'signature']);
   const jobId = ctx.params.jobId!;
-  const expires = Number(ctx.url.searchParams.get('expires'));
+  const expiresText = ctx.url.searchParams.get('expires') ?? '';
+  const expires = Number(expiresText);
   const signature = ctx.url.searchParams.get('signature') ?? '';
   const { store, links } = ctx.services.exports;
-  const valid = Number.isSafeInteger(expires) && /^[0-9a-f]{64}$/.test(signature) && (await links.verify(jobId, expires, signature));
+  const valid = Number.isSafeInteger(expires) && /^[0-9a-f]{64}$/.test(signature) && (await links.verify(jobId, expiresText, signature));
   if (!valid) throw new ApiError(403, 'forbidden', 'This download link is not valid.');
   if (ctx.nowSeconds >= expires) throw new ApiError(403, 'forbidden', 'This download link has expired; start a new export.');
   const job = await store.findAny(jobId);

@@ -14,5 +14,11 @@ export function forbiddenCharacter(text: string): string | null {
   return `U+${code} at position ${found.index}`;
 }
 
+/**
+ * The characters {@link forbiddenCharacter} refuses, as the inside of a character class of a
+ * pattern read with the `u` flag (as JSON Schema reads them), where a pair is one character.
+ */
+export const FORBIDDEN_CLASS = '\\u0000-\\u001f\\u007f\\ud800-\\udfff';
+
 /** The rule {@link forbiddenCharacter} enforces, as messages state it. */
 export const FORBIDDEN_RULE = 'control characters (U+0000–U+001F, U+007F) or unpaired surrogates';

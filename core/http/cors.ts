@@ -8,7 +8,11 @@ import { Reply, type CoreRequest } from './reply.ts';
 
 /** Which browser origins may call the API. */
 export interface CorsOptions {
-  /** Exact origins (`https://app.example`, scheme and port included), or `'*'` for any. */
+  /**
+   * Exact origins (`https://app.example`, scheme and port included), patterns whose leftmost
+   * label is `*` (`https://*.app.example`: any subdomain of app.example, one level or more, over
+   * that scheme and port; not app.example itself), or `'*'` for any.
+   */
   origins: readonly string[] | '*';
   /** How long a browser may cache a preflight's answer, in seconds. Default 7200 (Chromium's ceiling). */
   maxAgeSeconds?: number;
@@ -31,14 +35,16 @@ export interface Cors {
 export function createCors(options: CorsOptions | undefined, methods: readonly string[]): Cors | undefined {
   if (!options) return undefined;
   const any = options.origins === '*';
-  const origins = new Set(any ? [] : (options.origins as readonly string[]).map(normalizeOrigin));
+  const configured = any ? [] : (options.origins as readonly string[]).map(normalizeOrigin);
+  const origins = new Set(configured.filter((origin) => !origin.includes('*')));
+  const subdomainsOf = configured.filter((origin) => origin.includes('*')).map(wildcardParts);
   const maxAge = String(options.maxAgeSeconds ?? 7200);
   const allowMethods = [...new Set(methods)].join(', ');
   const allowedOrigin = (request: CoreRequest): string | undefined => {
     const origin = request.headers.get('origin');
     if (origin === null) return undefined;
     if (any) return '*';
-    return origins.has(origin) ? origin : undefined;
+    return origins.has(origin) || subdomainsOf.some((parts) => isSubdomainOrigin(origin, parts)) ? origin : undefined;
   };
   return {
     preflight(request) {
@@ -68,6 +74,8 @@ export function createCors(options: CorsOptions | undefined, methods: readonly s
 /**
  * An origin as browsers send it (`scheme://host[:port]`, lower case, default port dropped), or
  * a TypeError naming the value: a configured origin that browsers can never send would allow nobody.
+ * A `*` may only be the whole leftmost label over a domain of two labels or more, so no pattern
+ * stands for a whole top-level domain.
  */
 export function normalizeOrigin(value: string): string {
   let url: URL | undefined;
@@ -77,8 +85,23 @@ export function normalizeOrigin(value: string): string {
     url = undefined;
   }
   const bare = url && /^https?:$/.test(url.protocol) && url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
-  if (!url || !bare) {
-    throw new TypeError(`CORS origin ${JSON.stringify(value)} is not an origin such as https://app.example or http://localhost:3000`);
+  const star = url && url.hostname.includes('*') && !/^\*(\.[^.*]+){2,}$/.test(url.hostname);
+  if (!url || !bare || star) {
+    throw new TypeError(
+      `CORS origin ${JSON.stringify(value)} is not an origin such as https://app.example or http://localhost:3000, nor a pattern such as https://*.app.example`,
+    );
   }
   return url.origin;
+}
+
+/** A normalized `scheme://*.domain[:port]` pattern as the text before and after its `*`. */
+function wildcardParts(pattern: string): { prefix: string; suffix: string } {
+  const star = pattern.indexOf('*');
+  return { prefix: pattern.slice(0, star), suffix: pattern.slice(star + 1) };
+}
+
+/** Whether `origin` is `prefix`, one or more whole host labels, then `suffix` (`.domain[:port]`). */
+function isSubdomainOrigin(origin: string, { prefix, suffix }: { prefix: string; suffix: string }): boolean {
+  if (origin.length <= prefix.length + suffix.length || !origin.startsWith(prefix) || !origin.endsWith(suffix)) return false;
+  return /^[a-z0-9_-]+(\.[a-z0-9_-]+)*$/.test(origin.slice(prefix.length, origin.length - suffix.length));
 }

@@ -9,8 +9,18 @@ import {
   accountSchema, clockSchema, deletedSchema, faultRuleSchema, issuedKeySchema, keySchema, loadedSchema, resetSchema, siteSchema,
   webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema,
 } from './admin-schemas.ts';
+import { FORBIDDEN_CLASS } from '../http/client-text.ts';
+import { WEBHOOK_EVENT_KINDS } from '../resources/types.ts';
+import { HOSTNAME_SCHEMA, INSTANT_PATTERN } from './parameters.ts';
 import { HEADERS } from './responses.ts';
 import { errorSchema } from './schemas.ts';
+
+/** Admin text as the server takes it: not empty, at most `max` characters, no control character or unpaired surrogate. */
+const adminText = (max: number, nullable = false) =>
+  ({ type: nullable ? ['string', 'null'] : 'string', minLength: 1, maxLength: max, pattern: `^[^${FORBIDDEN_CLASS}]*$` }) as const;
+const webhookUrl = { type: 'string', format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', minLength: 1, maxLength: 2048, description: 'An http or https URL.' } as const;
+const webhookSecret = { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$', description: '`whsec_` and the base64 of 24 to 64 bytes.' } as const;
+const webhookEvents = { type: 'array', items: { type: 'string', enum: WEBHOOK_EVENT_KINDS } } as const;
 
 /** The headers every admin answer carries. */
 const ADMIN_HEADERS = { 'X-Request-Id': HEADERS['X-Request-Id'], Date: HEADERS.Date } as const;
@@ -88,7 +98,7 @@ export const ADMIN_PATHS = {
       requestBody: jsonBody('Exactly one of the two.', {
         oneOf: [
           { type: 'object', properties: { advanceSeconds: { type: 'integer', minimum: 0, maximum: 315_360_000 } }, required: ['advanceSeconds'], additionalProperties: false },
-          { type: 'object', properties: { now: { type: 'string', description: 'ISO 8601 with a zone, not before the server\'s time.' } }, required: ['now'], additionalProperties: false },
+          { type: 'object', properties: { now: { type: 'string', pattern: INSTANT_PATTERN, description: 'An ISO 8601 date or date-time with a zone, not before the server\'s time.' } }, required: ['now'], additionalProperties: false },
         ],
       }),
     }),
@@ -96,14 +106,14 @@ export const ADMIN_PATHS = {
   '/_admin/accounts': {
     get: operation('adminListAccounts', 'List accounts', { 200: okList('Every account, by id.', accountSchema) }),
     post: operation('adminCreateAccount', 'Create an account', { 200: ok('The account (an existing one with the same id and name is returned as it is).', accountSchema) }, {
-      requestBody: jsonBody('`id` is generated when left out; the same id under another name is a 400.', { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } }, required: ['name'] }),
+      requestBody: jsonBody('`id` is generated when left out; the same id under another name is a 400.', { type: 'object', properties: { id: adminText(128), name: adminText(512) }, required: ['name'] }),
     }),
   },
   '/_admin/accounts/{accountId}/sites': {
     get: operation('adminListSites', 'List an account\'s client sites', { 200: okList('The sites.', siteSchema) }, { parameters: [ACCOUNT_ID] }),
     post: operation('adminRegisterSite', 'Register a client site', { 200: ok('The site (the same site with the same clientRef is returned as it is).', siteSchema) }, {
       parameters: [ACCOUNT_ID],
-      requestBody: jsonBody('A hostname and an optional client label.', { type: 'object', properties: { domain: { type: 'string' }, clientRef: { type: ['string', 'null'] } }, required: ['domain'] }),
+      requestBody: jsonBody('A hostname and an optional client label.', { type: 'object', properties: { domain: HOSTNAME_SCHEMA, clientRef: adminText(128, true) }, required: ['domain'] }),
     }),
   },
   '/_admin/accounts/{accountId}/keys': {
@@ -112,7 +122,7 @@ export const ADMIN_PATHS = {
       parameters: [ACCOUNT_ID],
       requestBody: jsonBody(
         'Without `domain`, an account key; with it, that registered site\'s domain-scoped key (one active key per site). `value` imports an existing key.',
-        { type: 'object', properties: { domain: { type: 'string' }, label: { type: 'string' }, value: { type: 'string', pattern: '^vi_live_[0-9a-f]{40}$' } }, additionalProperties: false },
+        { type: 'object', properties: { domain: HOSTNAME_SCHEMA, label: { type: 'string' }, value: { type: 'string', pattern: '^vi_live_[0-9a-f]{40}$' } }, additionalProperties: false },
         false,
       ),
     }),
@@ -138,7 +148,7 @@ export const ADMIN_PATHS = {
       parameters: [ACCOUNT_ID],
       requestBody: jsonBody('`secret` is generated when left out; `events` chooses the opt-in kinds (`person.identified` always goes).', {
         type: 'object',
-        properties: { url: { type: 'string' }, secret: { type: 'string' }, events: { type: 'array', items: { type: 'string' } }, enabled: { type: 'boolean' } },
+        properties: { url: webhookUrl, secret: webhookSecret, events: webhookEvents, enabled: { type: 'boolean' } },
         required: ['url'],
       }),
     }),
@@ -149,7 +159,7 @@ export const ADMIN_PATHS = {
       parameters: [ENDPOINT_ID],
       requestBody: jsonBody('Any of the three; enabling sends what waited.', {
         type: 'object',
-        properties: { url: { type: 'string' }, events: { type: 'array', items: { type: 'string' } }, enabled: { type: 'boolean' } },
+        properties: { url: webhookUrl, events: webhookEvents, enabled: { type: 'boolean' } },
         additionalProperties: false,
       }),
     }),
@@ -160,7 +170,7 @@ export const ADMIN_PATHS = {
       parameters: [ENDPOINT_ID],
       requestBody: jsonBody('Optional: a given secret, and how long the old one signs too (default a day).', {
         type: 'object',
-        properties: { secret: { type: 'string' }, overlapSeconds: { type: 'integer', minimum: 0, maximum: 2_592_000 } },
+        properties: { secret: webhookSecret, overlapSeconds: { type: 'integer', minimum: 0, maximum: 2_592_000 } },
         additionalProperties: false,
       }, false),
     }),
@@ -173,7 +183,7 @@ export const ADMIN_PATHS = {
         ENDPOINT_ID,
         { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'delivered', 'failed'] } },
         { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 500, default: 50 } },
-        { name: 'before', in: 'query', required: false, schema: { type: 'string' }, description: 'A delivery id: the page after it.' },
+        { name: 'before', in: 'query', required: false, schema: { type: 'string', minLength: 1 }, description: 'A delivery id: the page after it.' },
       ],
     }),
   },

@@ -60,7 +60,7 @@ export const webhookDeliverySchema = object(
       type: 'array',
       items: object({ at: instant, status: { type: ['integer', 'null'] } as const, latencyMs: { type: 'number' } as const, error: nullableText }),
     } as const,
-    payload: { description: 'The body as it would be sent now.' },
+    payload: { description: 'The body as its last attempt sent it, `timestamp` included; before any attempt, the body it is due to carry, timestamped `nextAttemptAt`.' },
   },
   'A delivery of the outbox with its attempts.',
 );

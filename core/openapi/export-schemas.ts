@@ -5,6 +5,8 @@
  */
 import { DATE_FIELDS, EXPORT_CRM_STATUSES, EXPORT_LIMITS, SORT_FIELDS, SORT_ORDERS, TIMEFRAMES, type ExportFilters } from '../exports/filters.ts';
 import { DOWNLOAD_LINK_SECONDS } from '../exports/download-link.ts';
+import { FORBIDDEN_CLASS } from '../http/client-text.ts';
+import { HOSTNAME_SCHEMA } from './parameters.ts';
 import type { Agree, FromSchema, Same } from './schema-types.ts';
 
 const jobId = { type: 'string', pattern: '^exp_[0-9a-f]{24}$' } as const;
@@ -17,19 +19,25 @@ const offsetInstant = {
   description: 'UTC, whole seconds, with an explicit offset: `YYYY-MM-DDThh:mm:ss+00:00`.',
 } as const;
 
-const stringList = (description: string) =>
+/** Text the server takes: something besides blanks, and no control character or unpaired surrogate. */
+const TEXT_PATTERN = `^[^${FORBIDDEN_CLASS}]*[^\\s${FORBIDDEN_CLASS}][^${FORBIDDEN_CLASS}]*$`;
+/** A comma list the server takes: at least one item that is not blank, nothing refused anywhere. */
+const LIST_PATTERN = `^[^${FORBIDDEN_CLASS}]*[^\\s,${FORBIDDEN_CLASS}][^${FORBIDDEN_CLASS}]*$`;
+const TEXT_RULE = 'Control characters and unpaired surrogates are refused, as is a blank value.';
+
+const stringList = (description: string, item: object = { type: 'string', minLength: 1, maxLength: EXPORT_LIMITS.itemLength, pattern: TEXT_PATTERN }, listPattern = LIST_PATTERN) =>
   ({
-    description: `${description} A JSON array or a comma-separated string; values are trimmed, empty items of a comma list dropped. An empty list is 400 \`bad_request\`: leave the filter out to select everybody.`,
+    description:
+      `${description} A JSON array or a comma-separated string; values are trimmed, empty items of a comma list dropped. An empty list is 400 \`bad_request\`: leave the filter out to select everybody. ` +
+      `At most ${EXPORT_LIMITS.arrayItems} items of at most ${EXPORT_LIMITS.itemLength} characters. ${TEXT_RULE}`,
     oneOf: [
-      {
-        type: 'array',
-        items: { type: 'string', minLength: 1, maxLength: EXPORT_LIMITS.itemLength },
-        minItems: 1,
-        maxItems: EXPORT_LIMITS.arrayItems,
-      },
-      { type: 'string', minLength: 1, description: 'Comma-separated values.' },
+      { type: 'array', items: item, minItems: 1, maxItems: EXPORT_LIMITS.arrayItems },
+      { type: 'string', minLength: 1, pattern: listPattern, description: 'Comma-separated values.' },
     ],
   }) as const;
+
+/** Hostnames, as a list or separated by commas (a space after each comma allowed). */
+const HOSTNAME_LIST = `^${HOSTNAME_SCHEMA.pattern.slice(1, -1)}(?:, ?${HOSTNAME_SCHEMA.pattern.slice(1, -1)})*$`;
 
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
@@ -47,7 +55,7 @@ export const exportRequestSchema = {
     regions: stringList('People whose region is one of these.'),
     seniority: stringList('People whose classified seniority is one of these.'),
     jobFunctions: stringList('People whose classified job function is one of these.'),
-    domains: stringList('People seen on a site matching one of these hostnames (each with its subdomains).'),
+    domains: stringList('People seen on a site matching one of these hostnames (each with its subdomains).', HOSTNAME_SCHEMA, HOSTNAME_LIST),
     pages: stringList('People who viewed one of these paths (from their events; `/pricing/` = `/pricing`).'),
     campaigns: stringList('People whose campaign is one of these.'),
     trafficTypes: stringList('People whose traffic type is one of these.'),
@@ -58,13 +66,20 @@ export const exportRequestSchema = {
     hasPhone: flag('With (`true`) or without (`false`) a phone.'),
     multiClientOnly: flag('`true`: people seen on sites of more than one client (a clientRef, or the domain of a site without one); `false` does not filter.'),
     crmStatus: { type: 'string', enum: EXPORT_CRM_STATUSES, description: '`in_crm` includes customers.' },
-    search: { type: 'string', minLength: 1, maxLength: EXPORT_LIMITS.searchLength, description: 'People whose name, company or any email contains it (case-insensitive; `%` and `_` match literally).' },
+    search: {
+      type: 'string',
+      minLength: 1,
+      maxLength: EXPORT_LIMITS.searchLength,
+      pattern: TEXT_PATTERN,
+      description: `People whose name, company or any email contains it (case-insensitive; \`%\` and \`_\` match literally). ${TEXT_RULE}`,
+    },
     sortBy: { type: 'string', enum: SORT_FIELDS, default: 'lastSeen', description: 'File order (`name`: last then first name); ties by person id in the same direction; nulls first ascending, last descending.' },
     sortOrder: { type: 'string', enum: SORT_ORDERS, default: 'desc' },
     filename: {
       type: 'string',
       minLength: 1,
       maxLength: EXPORT_LIMITS.filenameLength,
+      pattern: TEXT_PATTERN,
       description: 'Download name, sanitised to letters, digits, `.`, `_` and `-` (at most 120 characters) and ending in `.csv`; default `service_people_<YYYY-MM-DD>.csv`, the creation date.',
     },
   },

@@ -41,33 +41,33 @@ export function toEpochSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const INSTANT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:Z|([+-])(\d{2}):(\d{2})))?$/;
 
 /**
  * Parses an ISO 8601 date (`2026-11-01`, midnight UTC) or date-time with an explicit zone
  * (`Z` or `±hh:mm`). Returns epoch milliseconds, or null when the text is not such a time.
+ * Every calendar date of a four-digit year is one, checked by hand rather than by Date.parse,
+ * which rolls the thirtieth of February over to March and differs between runtimes.
  */
 export function parseIsoInstant(text: string): number | null {
-  let m = DATE_ONLY.exec(text);
-  if (m) {
-    const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-    return sameCalendarDay(ms, m) ? ms : null;
-  }
-  m = DATE_TIME.exec(text);
+  const m = INSTANT.exec(text);
   if (!m) return null;
-  const [hh, mi, ss] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
-  if (hh > 23 || mi > 59 || ss > 59) return null;
-  const ms = Date.parse(text);
-  if (Number.isNaN(ms)) return null;
-  // Date.parse rolls 2026-02-30 over to March; a real calendar date must round-trip.
-  const local = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return sameCalendarDay(local, m) ? ms : null;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  const [hh, mi, ss] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+  const [oh, om] = [Number(m[9] ?? 0), Number(m[10] ?? 0)];
+  if (hh > 23 || mi > 59 || ss > 59 || oh > 23 || om > 59) return null;
+  const ms = Number((m[7] ?? '').slice(0, 3).padEnd(3, '0'));
+  const date = new Date(0);
+  // setUTCFullYear, unlike Date.UTC, takes two-digit years as they are, not as the 1900s.
+  date.setUTCFullYear(year, month - 1, day);
+  date.setUTCHours(hh, mi, ss, ms);
+  return date.getTime() - (m[8] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
 }
 
-function sameCalendarDay(ms: number, m: RegExpExecArray): boolean {
-  const d = new Date(ms);
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() + 1 === Number(m[2]) && d.getUTCDate() === Number(m[3]);
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** The last HTTP date rendered and the second it names: requests come many a second. */

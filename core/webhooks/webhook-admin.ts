@@ -64,7 +64,10 @@ export interface WebhookDelivery {
   /** When the next attempt is due; null once delivered or failed. */
   nextAttemptAt: DateTime | null;
   attempts: WebhookAttempt[];
-  /** The body as it would be sent now (its `timestamp` is each attempt's own). */
+  /**
+   * The body as its last attempt sent it, `timestamp` included; before any attempt, the body it is
+   * due to carry (timestamped `nextAttemptAt`).
+   */
   payload: unknown;
 }
 
@@ -185,7 +188,6 @@ export class WebhookAdmin {
       if (list) list.push(a);
       else attempts.set(a.delivery_pk, [a]);
     }
-    const now = this.#now();
     return rows.map((r) => ({
       id: r.id,
       endpointId: r.endpoint_id,
@@ -196,7 +198,7 @@ export class WebhookAdmin {
       createdAt: isoSeconds(r.created_at),
       nextAttemptAt: r.status === 'pending' ? isoSeconds(r.next_attempt_at) : null,
       attempts: (attempts.get(r.pk) ?? []).map((a) => ({ at: isoSeconds(a.at), status: a.status, latencyMs: a.latency_ms, error: a.error })),
-      payload: JSON.parse(envelope(r, now)),
+      payload: JSON.parse(envelope(r, attempts.get(r.pk)?.at(-1)?.at ?? r.next_attempt_at)),
     }));
   }
 

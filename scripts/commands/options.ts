@@ -23,12 +23,12 @@ export function collect<T>(parse: (text: string) => T): (text: string, previous:
   return (text, previous) => [...(previous ?? []), parse(text)];
 }
 
-/** A commander argument parser for a `--cors` value: `*`, or an origin as browsers send it. */
+/** A commander argument parser for a `--cors` value: `*`, an origin as browsers send it, or a subdomain pattern. */
 export function corsOrigin(text: string): string {
   if (text === '*') return text;
   try {
     return normalizeOrigin(text);
   } catch {
-    throw new InvalidArgumentError('Must be * or an origin such as https://app.example or http://localhost:3000.');
+    throw new InvalidArgumentError('Must be *, an origin such as https://app.example or http://localhost:3000, or https://*.app.example for its subdomains.');
   }
 }

@@ -43,7 +43,7 @@ export function registerServe(program: Command): void {
     .option('--anchor <time>', 'the demo\'s "now", ISO 8601 (default: when the database is seeded); same seed and anchor, same data', instant)
     .option('--keys-out <file>', 'write {"baseUrl","accountKey","scopedKeys":[...],"adminToken"} as JSON to this file')
     .option('--rate-limit <n>', 'requests per hour, per account and per domain-scoped key (default 1000)', wholeNumber(1, 1_000_000_000))
-    .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; * for any); off by default', collect(corsOrigin))
+    .option('--cors <origin>', 'let browser pages of this origin call the API (repeatable; https://*.app.example for its subdomains, * for any); off by default', collect(corsOrigin))
     .option('--admin-token <token>', 'the bearer token of the /_admin/ routes (default: a random one, printed and written to --keys-out)', adminToken)
     .option('--faults', 'let clients ask for errors and latency (Prefer: fault=…, delay=…) and admin fault rules; off by default')
     .option('--export-step-delay <ms>', 'slow exports down: wait this long before each step of an export job, so clients can watch jobs in processing (default 0)', wholeNumber(0, 3_600_000))

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin, startBin, stop } from './bin.ts';
 
 const APP = 'http://localhost:5173';
+const SUBDOMAINS = 'https://*.app.example';
 
 /** `visitor-intelligence serve` from the built package, with the flags npm start did not have. */
 describe('visitor-intelligence serve (built bin)', () => {
@@ -13,7 +14,7 @@ describe('visitor-intelligence serve (built bin)', () => {
   let keys: { baseUrl: string; accountKey: string; scopedKeys: { domain: string; key: string }[] };
 
   beforeAll(async () => {
-    const args = ['serve', '--port', '0', '--db', 'demo.sqlite', '--people', '40', '--keys-out', 'keys.json', '--rate-limit', '5', '--cors', APP];
+    const args = ['serve', '--port', '0', '--db', 'demo.sqlite', '--people', '40', '--keys-out', 'keys.json', '--rate-limit', '5', '--cors', APP, '--cors', SUBDOMAINS];
     server = await startBin(args, /Keys written to/, { cwd: dir });
     keys = JSON.parse(readFileSync(join(dir, 'keys.json'), 'utf8'));
   }, 120_000);
@@ -26,7 +27,7 @@ describe('visitor-intelligence serve (built bin)', () => {
     expect(server.output()).toMatch(/Seeded 9 sites, \d+ companies, 40 people/);
     expect(server.output()).toContain(`listening on ${keys.baseUrl} (node)`);
     expect(server.output()).toContain('Hourly limit: 5 requests per account and per domain-scoped key');
-    expect(server.output()).toContain(`CORS: ${APP}`);
+    expect(server.output()).toContain(`CORS: ${APP}, ${SUBDOMAINS}`);
   });
 
   it('answers a browser preflight from an allowed origin and lets it read the answer', async () => {
@@ -42,6 +43,19 @@ describe('visitor-intelligence serve (built bin)', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe(APP);
     const other = await fetch(`${keys.baseUrl}/v1/health`, { headers: { origin: 'https://elsewhere.example' } });
     expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('lets --cors https://*.app.example allow its subdomains and nothing else', async () => {
+    const pre = (origin: string) =>
+      fetch(`${keys.baseUrl}/v1/people`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-api-key' } });
+    const allowed = await pre('https://eu.dash.app.example');
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('https://eu.dash.app.example');
+    for (const origin of ['https://app.example', 'https://evil-app.example', 'http://dash.app.example']) {
+      const refused = await pre(origin);
+      expect(refused.status, origin).toBe(405);
+      expect(refused.headers.get('access-control-allow-origin'), origin).toBeNull();
+    }
   });
 
   it('applies --rate-limit to the account and to each domain-scoped key', async () => {

@@ -85,11 +85,12 @@ describe('visitor-intelligence startup errors', () => {
     [['serve', '--bogus'], "error: unknown option '--bogus'"],
     [['serve', '--port', 'eighty'], "error: option '--port <n>' argument 'eighty' is invalid. Must be a whole number from 0 to 65535."],
     [['serve', '--rate-limit', '0'], "error: option '--rate-limit <n>' argument '0' is invalid. Must be a whole number from 1 to 1000000000."],
-    [['serve', '--cors', 'app.example'], "error: option '--cors <origin>' argument 'app.example' is invalid. Must be * or an origin such as https://app.example or http://localhost:3000."],
+    [['serve', '--cors', 'app.example'], "error: option '--cors <origin>' argument 'app.example' is invalid. Must be *, an origin such as https://app.example or http://localhost:3000, or https://*.app.example for its subdomains."],
+    [['serve', '--cors', 'https://*.com'], "error: option '--cors <origin>' argument 'https://*.com' is invalid. Must be *, an origin such as https://app.example or http://localhost:3000, or https://*.app.example for its subdomains."],
     [['load', 'people.json'], "error: required option '--db <file>' not specified"],
     [['launch'], "error: unknown command 'launch'"],
   ])('answers bad flags %j with commander\'s message and exit code 2', async (args, message) => {
-    const { code, stderr } = await runBin(args, { cwd: workdir(`flags-${args.join('-')}`) });
+    const { code, stderr } = await runBin(args, { cwd: workdir(`flags-${args.join('-').replace(/[^\w.-]/g, '_')}`) });
     expect(code).toBe(2);
     expect(stderr.split('\n')[0]).toBe(message);
     expect(stderr).not.toMatch(/^\s+at /m);

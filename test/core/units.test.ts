@@ -13,8 +13,15 @@ describe('ISO 8601 instants', () => {
     expect(parseIsoInstant('2026-11-01T10:30:00.250+01:00')).toBe(Date.UTC(2026, 10, 1, 9, 30, 0, 250));
   });
 
+  it('parse every calendar date of a four-digit year, leap days and years before 100 included', () => {
+    for (const date of ['0000-01-01', '0000-02-29', '0050-03-01', '0099-12-31', '2000-02-29', '2024-02-29', '9999-12-31']) {
+      expect(parseIsoInstant(date), date).toBe(Date.parse(`${date}T00:00:00Z`));
+      expect(parseIsoInstant(`${date}T23:59:59.999-23:59`), date).toBe(Date.parse(`${date}T23:59:59.999-23:59`));
+    }
+  });
+
   it('refuse impossible dates, missing zones and other shapes', () => {
-    for (const bad of ['2026-02-30', '2026-13-01', '2026-11-01T24:00:00Z', '2026-11-01T09:30:00', '1700000000', 'today', '2026-11-01 09:30:00Z', '']) {
+    for (const bad of ['2026-02-30', '2025-02-29', '1900-02-29', '0000-00-00', '2026-13-01', '2026-11-01T24:00:00Z', '2026-11-01T09:30:00+24:00', '2026-11-01T09:30:00+05:60', '2026-11-01T09:30:00', '1700000000', 'today', '2026-11-01 09:30:00Z', '']) {
       expect(parseIsoInstant(bad), bad).toBeNull();
     }
   });

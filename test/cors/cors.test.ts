@@ -106,6 +106,36 @@ describe.each(TARGETS)('CORS ($name)', (target) => {
     });
   });
 
+  describe('with a wildcard-subdomain origin', () => {
+    let server: Awaited<ReturnType<typeof serveWith>>;
+    beforeAll(async () => {
+      server = await serveWith(target, { origins: ['https://*.Example.com'] });
+    });
+    afterAll(() => server.close());
+
+    it.each(['https://app.example.com', 'https://a.b.example.com', 'https://xn--bcher-kva.example.com'])('lets %s, a subdomain over https, preflight and read the answer', async (origin) => {
+      const pre = await server.call('/v1/people', preflight(origin));
+      expect(pre.status).toBe(204);
+      expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(pre.headers.get('vary')).toMatch(/\bOrigin\b/);
+      const res = await server.call('/v1/people?limit=1', { headers: { origin, 'x-api-key': server.key } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    });
+
+    it.each(['https://example.com', 'https://evil-example.com', 'https://app.evil-example.com', 'http://app.example.com', 'https://app.example.com:8443', 'https://app.example.com.evil.test', 'https://.example.com', 'null'])(
+      'gives %s, which is not one, no CORS headers',
+      async (origin) => {
+        const pre = await server.call('/v1/people', preflight(origin));
+        expect(pre.status).toBe(405);
+        expect(corsHeaders(pre)).toEqual([]);
+        const res = await server.call('/v1/health', { headers: { origin } });
+        expect(corsHeaders(res)).toEqual([]);
+        expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
+      },
+    );
+  });
+
   describe("with '*'", () => {
     let server: Awaited<ReturnType<typeof serveWith>>;
     beforeAll(async () => {
@@ -152,6 +182,22 @@ describe('CORS options', () => {
     // Background work started before the refusal would fail on the database the refusal closed.
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(errors).toEqual([]);
+  });
+
+  it.each(['https://a*.example.com', 'https://*example.com', 'https://app.*.example.com', 'https://*.*.example.com', 'https://*.com', 'https://*', 'https://example.*'])(
+    'refuse %s: a * may only be the whole leftmost label over a domain of two labels or more',
+    async (origin) => {
+      await expect(createApi({ database: ':memory:', cors: { origins: [origin] } })).rejects.toThrow(/CORS origin .* is not an origin/);
+    },
+  );
+
+  it("keep a pattern's port: https://*.example.com:8443 allows that port only", async () => {
+    const api = await createApi({ database: ':memory:', cors: { origins: ['https://*.example.com:8443'] } });
+    const allowed = async (origin: string) =>
+      (await api.fetch(new Request('http://api.test/v1/health', { headers: { origin } }))).headers.get('access-control-allow-origin');
+    expect(await allowed('https://app.example.com:8443')).toBe('https://app.example.com:8443');
+    expect(await allowed('https://app.example.com')).toBeNull();
+    await api.close();
   });
 
   it('match origins as browsers send them (lower case, default port dropped)', async () => {

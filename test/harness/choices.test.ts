@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hotLeads, lastSeenAfter, type FilterName } from '../../harness/choices.ts';
 import { runConformance, type Check, type Profile } from '../../harness/index.ts';
+import { PARAMETERS } from '../../core/openapi/parameters.ts';
 
 /**
  * The OpenAPI rule of discovery, against a stand-in server that serves only a document: a date
@@ -45,6 +46,11 @@ describe('discovering the filter names from an OpenAPI document', () => {
   it('takes the date parameter for lastSeen-after and the boolean one for hot leads', async () => {
     const found = await discover(documentWith([query('updatedAfter', { type: 'string', format: 'date-time' }), query('onlyHot', { type: 'boolean' })]));
     expect(found).toEqual({ lastSeen: { param: 'updatedAfter', value: '', source: 'openapi' }, hot: { param: 'onlyHot', value: 'true', source: 'openapi' } });
+  });
+
+  it("finds this API's own filters in the document it serves, its calendar-exact date pattern included", async () => {
+    const found = await discover(documentWith([PARAMETERS.LastSeenAfter, PARAMETERS.HotLeads]));
+    expect(found).toEqual({ lastSeen: { param: 'last_seen_after', value: '', source: 'openapi' }, hot: { param: 'hot_leads', value: 'true', source: 'openapi' } });
   });
 
   it('reads a date pattern and an enum of 1/0, and lets the name settle a tie between two dates', async () => {

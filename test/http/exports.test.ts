@@ -153,6 +153,22 @@ describe.each(MATRIX)('exports ($name)', (target) => {
     }
   });
 
+  it('refuses another spelling of the signed expiry exactly as it refuses a forged link', async () => {
+    const done = await finish((await start()).body.jobId);
+    const url = new URL(done.body.downloadUrl);
+    const expires = url.searchParams.get('expires')!;
+    const signature = url.searchParams.get('signature')!;
+    const forged = await replyOf(await call(`${url.pathname}?expires=${Number(expires) + 1}&signature=${signature}`));
+    expect(forged.status).toBe(403);
+    for (const spelling of [`${expires}.0`, `%2B${expires}`, `0${expires}`, `${expires}e0`, `%20${expires}`, `${Number(expires) / 10}e1`]) {
+      const path = `${url.pathname}?expires=${spelling}&signature=${signature}`;
+      const response = await call(path);
+      expect(response.status, path).toBe(403);
+      expect(await response.json(), path).toEqual(forged.body);
+    }
+    expect((await download(done.body.downloadUrl)).status).toBe(200);
+  });
+
   it('allows three running exports per account, refuses a fourth with too_many_exports, and frees a slot on completion', async () => {
     const jobs = [];
     for (let i = 0; i < 3; i++) jobs.push((await start()).body.jobId);

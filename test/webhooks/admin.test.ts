@@ -114,6 +114,30 @@ describe('the delivery log', () => {
     expect((await api.admin.webhooks.deliveries(id, { status: 'pending' })).deliveries.map((d) => d.id)).toEqual([failedFirst.id]);
   });
 
+  it('shows each payload as its last attempt sent it, timestamp included, however much later the log is read', async () => {
+    const { id } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });
+    receiver.answers = [{ status: 500 }];
+    await api.admin.loadPeople(ACCOUNT, [person('per_ada', ['alpha.example'])]);
+    await api.webhooks.deliverDue();
+    clock.advance(3600);
+    const [failed] = (await api.admin.webhooks.deliveries(id)).deliveries;
+    expect(failed!.payload).toEqual(receiver.received[0]!.json);
+    expect(failed!.payload).toMatchObject({ timestamp: '2026-11-21T12:00:00Z' });
+    await api.webhooks.deliverDue();
+    clock.advance(86_400);
+    const delivered = await api.admin.webhooks.delivery(failed!.id);
+    expect(delivered.status).toBe('delivered');
+    expect(delivered.payload).toEqual(receiver.received[1]!.json);
+    expect(delivered.payload).toMatchObject({ timestamp: '2026-11-21T13:00:00Z' });
+    // Not sent yet: the body it is due to carry, whenever the log is read.
+    receiver.fallback = { status: 200 };
+    await api.admin.loadPeople(ACCOUNT, [person('per_bob', ['beta.example'])]);
+    const [due] = (await api.admin.webhooks.deliveries(id, { status: 'pending' })).deliveries;
+    clock.advance(60);
+    expect((await api.admin.webhooks.delivery(due!.id)).payload).toEqual(due!.payload);
+    expect(due!.payload).toMatchObject({ timestamp: due!.nextAttemptAt, data: { person: { id: 'per_bob' } } });
+  });
+
   it('redelivers a failed delivery with the same webhook-id and a fresh schedule; other deliveries cannot be redelivered', async () => {
     const { id, secret } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });
     receiver.fallback = { status: 500 };
