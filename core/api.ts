@@ -50,6 +50,7 @@ import { failingRunner } from './faults/export-failed.ts';
 export async function createApi(options: ApiOptions): Promise<Api> {
   const { db } = options;
   const clock = options.clock ?? systemClock;
+  const leaseClock = options.leaseClock ?? systemClock;
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const onError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
   // Options are checked before any work starts: a refused one must leave nothing running behind it.
@@ -62,7 +63,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
   const sites = new SitesStore(db);
   const exportsStore = new ExportsStore(db, new ExportMembersStore(db));
-  const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
+  const newRunner = () => new ExportRunner(exportsStore, sites, clock, leaseClock, {
     batchRows: options.exports?.batchRows ?? FULL_STEP.batchRows,
     collectPks: options.exports?.collectPks ?? FULL_STEP.collectPks,
     runPks: options.exports?.runPks ?? FULL_STEP.runPks,
@@ -93,7 +94,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   await runner.resumeInterrupted();
   const webhooksStore = new WebhooksStore(db);
   const requestTimeoutMs = options.webhooks?.requestTimeoutMs ?? 15_000;
-  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, {
+  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, {
     concurrencyPerEndpoint: options.webhooks?.concurrencyPerEndpoint ?? 4,
     requestTimeoutMs,
     pollIntervalMs: options.webhooks?.pollIntervalMs ?? 1000,
