@@ -17,7 +17,7 @@ export interface WebhookOptions {
   requestTimeoutMs?: number;
   /** How often the background looks for due deliveries, in milliseconds (loads wake it at once). Default 1,000. */
   pollIntervalMs?: number;
-  /** How long a claim holds a delivery, in clock seconds. Default 60 (it must outlast a request). */
+  /** How long a claim holds a delivery, in seconds of the lease clock. Default 60 (it must outlast a request). */
   leaseSeconds?: number;
   /** Jitter source in [0, 1). Default Math.random. */
   random?: () => number;
@@ -52,6 +52,13 @@ export interface ApiOptions {
   db: Db;
   /** Source of time for limits, cursors and timestamps. Default: the system clock. */
   clock?: Clock;
+  /**
+   * Source of time for leases: the claims by which processes sharing the database split export
+   * jobs and webhook deliveries, and take over those of a process that died. Default: the system
+   * clock. Not `clock`: an admin may move that in one process, and a restart moves it back, while
+   * a lease must run out at the same moment for every process. Tests pass a clock they move.
+   */
+  leaseClock?: Clock;
   /** Hourly request limits. */
   rateLimits?: Partial<RateLimits>;
   /** Secret that signs cursors. Default: a random secret kept in the database. */

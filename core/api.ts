@@ -52,6 +52,7 @@ import { checkApiOptions } from './options.ts';
 export async function createApi(options: ApiOptions): Promise<Api> {
   const { db } = options;
   const clock = options.clock ?? systemClock;
+  const leaseClock = options.leaseClock ?? systemClock;
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const reportError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
   // An outage is logged once by the adapter that saw it, not once per request or background step.
@@ -69,7 +70,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
   const sites = new SitesStore(db);
   const exportsStore = new ExportsStore(db, new ExportMembersStore(db));
-  const newRunner = () => new ExportRunner(exportsStore, sites, clock, {
+  const newRunner = () => new ExportRunner(exportsStore, sites, clock, leaseClock, {
     batchRows: options.exports?.batchRows ?? FULL_STEP.batchRows,
     collectPks: options.exports?.collectPks ?? FULL_STEP.collectPks,
     runPks: options.exports?.runPks ?? FULL_STEP.runPks,
@@ -99,7 +100,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   const webhooksStore = new WebhooksStore(db);
   const requestTimeoutMs = options.webhooks?.requestTimeoutMs ?? 15_000;
-  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, {
+  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, {
     concurrencyPerEndpoint: options.webhooks?.concurrencyPerEndpoint ?? 4,
     requestTimeoutMs,
     pollIntervalMs: options.webhooks?.pollIntervalMs ?? 1000,

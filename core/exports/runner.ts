@@ -29,7 +29,7 @@ export interface ExportRunnerOptions {
   chunksPerCommit: number;
   /** Runs a job may start (its first plus resumptions) before it is marked failed. */
   maxAttempts: number;
-  /** How long a claim on a job lasts without progress, in clock seconds; every step renews it. */
+  /** How long a claim on a job lasts without progress, in seconds of the lease clock; every step renews it. */
   leaseSeconds: number;
   /** How often to look for jobs no runner holds (a process that died, another that stopped), in ms; 0 never. */
   pollIntervalMs: number;
@@ -84,7 +84,8 @@ const DROP = { members: 1600, chunks: 64 };
  * Any API process sharing the database may run a job: a run claims it with a lease, renewed by
  * every step it records, and only the lease's holder can record progress. A process that dies
  * leaves its jobs to whichever runner finds their lease run out (each runner looks every
- * `pollIntervalMs`); one that stops gives them back at once.
+ * `pollIntervalMs`); one that stops gives them back at once. Leases run on `leaseClock`, not the
+ * API's clock: an admin may move one process's API clock, and leases must mean the same to all.
  */
 export class ExportRunner {
   readonly #running = new Map<string, Promise<void>>();
@@ -99,6 +100,7 @@ export class ExportRunner {
     private readonly store: ExportsStore,
     private readonly sites: SitesStore,
     private readonly clock: Clock,
+    private readonly leaseClock: Clock,
     private readonly options: ExportRunnerOptions,
   ) {}
 
@@ -123,7 +125,7 @@ export class ExportRunner {
 
   async #look(): Promise<void> {
     if (this.#stopped) return;
-    for (const id of await this.store.claimableIds(this.#now())) this.start(id);
+    for (const id of await this.store.claimableIds(this.#leaseNow())) this.start(id);
     for (const job of await this.store.withLeftovers()) this.start(job.id);
   }
 
@@ -139,13 +141,18 @@ export class ExportRunner {
     await this.idle();
   }
 
+  /** The API's time, for what the job shows and selects. */
   #now(): number {
     return toEpochSeconds(this.clock.now());
   }
 
+  #leaseNow(): number {
+    return toEpochSeconds(this.leaseClock.now());
+  }
+
   /** The lease as this runner renews it now. */
   #lease(): Lease {
-    return { owner: this.#owner, until: this.#now() + this.options.leaseSeconds };
+    return { owner: this.#owner, until: this.#leaseNow() + this.options.leaseSeconds };
   }
 
   /** Awaits the pace; the share of a full step to take next. */
@@ -159,7 +166,7 @@ export class ExportRunner {
     const found = await this.store.findAny(jobId);
     if (!found) return;
     if (found.status !== 'processing') return await this.#dropLeftovers(found);
-    const attempts = await this.store.claim(jobId, this.#lease(), this.#now());
+    const attempts = await this.store.claim(jobId, this.#lease(), this.#leaseNow());
     if (attempts === undefined) return;
     try {
       if (attempts > this.options.maxAttempts) {

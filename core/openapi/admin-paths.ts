@@ -94,7 +94,8 @@ export const ADMIN_PATHS = {
     post: operation('adminMoveClock', 'Move the server\'s time forward', { 200: ok('The new time.', clockSchema) }, {
       description:
         'Moves the clock every time rule reads (rate-limit windows, cursor expiry, download links, export retention, webhook retries and delivery-log retention). ' +
-        'Time only moves forward; `POST /_admin/reset` takes it back to real time. 400 on a server whose clock cannot move.',
+        'Time only moves forward; `POST /_admin/reset` takes it back to real time, as does a restart. ' +
+        'Leases, by which servers sharing a database take over the export jobs and webhook deliveries of one that died, keep real time. 400 on a server whose clock cannot move.',
       requestBody: jsonBody('Exactly one of the two.', {
         oneOf: [
           { type: 'object', properties: { advanceSeconds: { type: 'integer', minimum: 0, maximum: 315_360_000 } }, required: ['advanceSeconds'], additionalProperties: false },

@@ -13,7 +13,7 @@ export type ExportJob = Selectable<ExportJobsTable>;
 /** Who holds a job and until when: every write of a run's progress carries it, and renews it. */
 export interface Lease {
   owner: string;
-  /** Epoch seconds of the API's clock. */
+  /** Epoch seconds of the lease clock (the system's, whatever an admin did to the API's clock). */
   until: number;
 }
 

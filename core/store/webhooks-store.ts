@@ -64,14 +64,15 @@ export class WebhooksStore {
   }
 
   /**
-   * Claims up to `limit` of an endpoint's due deliveries for `owner` until `leaseUntil`: pending,
-   * due, and not claimed by anyone else (or claimed by a claim that has expired). The UPDATE
+   * Claims up to `limit` of an endpoint's deliveries due by `dueBy` (API time) for `lease.owner`
+   * until `lease.until`: pending, due, and not claimed by anyone else (or by a claim expired by
+   * `lease.now`; leases are on the lease clock, not the API's). The UPDATE
    * re-checks the conditions on the row it locks (on Postgres, on the row as the other claimer
    * committed it), so two claimers, in any processes, never both get a row; on Postgres the
    * selection also skips rows another claim holds, so concurrent claimers take different ones.
    */
-  async claim(endpointId: string, owner: string, nowSeconds: number, leaseUntil: number, limit: number): Promise<DeliveryRow[]> {
-    const free = sql<boolean>`(lease_until is null or lease_until <= ${nowSeconds})`;
+  async claim(endpointId: string, dueBy: number, lease: { owner: string; now: number; until: number }, limit: number): Promise<DeliveryRow[]> {
+    const free = sql<boolean>`(lease_until is null or lease_until <= ${lease.now})`;
     const claimed = await this.db
       // Materialized: selected once. As a plain subquery, Postgres may run it again for each row
       // the UPDATE visits, and with `skip locked` each run skipped the rows this very statement
@@ -83,7 +84,7 @@ export class WebhooksStore {
             .select('pk')
             .where('endpoint_id', '=', endpointId)
             .where('status', '=', 'pending')
-            .where('next_attempt_at', '<=', nowSeconds)
+            .where('next_attempt_at', '<=', dueBy)
             .where(free)
             .orderBy('next_attempt_at')
             .orderBy('pk')
@@ -91,7 +92,7 @@ export class WebhooksStore {
         ),
       )
       .updateTable('webhook_deliveries')
-      .set({ lease_owner: owner, lease_until: leaseUntil })
+      .set({ lease_owner: lease.owner, lease_until: lease.until })
       .where('pk', 'in', (eb) => eb.selectFrom('due').select('due.pk'))
       .where('status', '=', 'pending')
       .where(free)

@@ -14,7 +14,7 @@ export interface DispatcherOptions {
   requestTimeoutMs: number;
   /** How often the background looks for due deliveries (real milliseconds); loads wake it at once. */
   pollIntervalMs: number;
-  /** How long a claim holds a delivery (clock seconds); a dead process's claims expire after it. */
+  /** How long a claim holds a delivery (seconds of the lease clock); a dead process's claims expire after it. */
   leaseSeconds: number;
   /** Jitter source in [0, 1). */
   random: () => number;
@@ -31,7 +31,8 @@ class Stopping extends Error {}
 /**
  * Sends the outbox: claims due deliveries in small numbers per endpoint (so memory stays flat
  * however long the outbox is), posts them signed, and records each attempt with the delivery's
- * next state. A slow receiver only holds its own endpoint's few slots.
+ * next state. A slow receiver only holds its own endpoint's few slots. Deliveries fall due by the
+ * API's clock; claims run on `leaseClock`, which no admin moves, so they mean the same to every process.
  */
 export class WebhookDispatcher {
   readonly #owner = `dsp_${toHex(crypto.getRandomValues(new Uint8Array(8)))}`;
@@ -48,6 +49,7 @@ export class WebhookDispatcher {
   constructor(
     private readonly store: WebhooksStore,
     private readonly clock: Clock,
+    private readonly leaseClock: Clock,
     private readonly options: DispatcherOptions,
   ) {}
 
@@ -120,7 +122,9 @@ export class WebhookDispatcher {
     for (const endpoint of await this.store.enabledEndpoints()) {
       const free = this.options.concurrencyPerEndpoint - (this.#inFlight.get(endpoint.id) ?? 0);
       if (free <= 0 || this.#stopped) continue;
-      for (const delivery of await this.store.claim(endpoint.id, this.#owner, now, now + this.options.leaseSeconds, free)) {
+      const leaseNow = toEpochSeconds(this.leaseClock.now());
+      const lease = { owner: this.#owner, now: leaseNow, until: leaseNow + this.options.leaseSeconds };
+      for (const delivery of await this.store.claim(endpoint.id, now, lease, free)) {
         this.#send(endpoint, delivery);
         started++;
       }

@@ -3,18 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createApi, type Api } from '../../adapters/node/index.ts';
+import { createApi, ManualClock, type Api, type Clock } from '../../adapters/node/index.ts';
 import { POSTGRES_BACKENDS, type Backend } from '../support/backends.ts';
 import { clientFor } from '../support/client.ts';
 import { parseCsv, personFromCsv } from '../support/csv.ts';
 import { Gate } from '../support/gate.ts';
 import { inProcess } from '../support/targets.ts';
-import { createWorld, type World } from '../support/world.ts';
+import { createWorld, NOW, type World } from '../support/world.ts';
 
 /**
  * Export jobs are claimed with leases, so two APIs on one database (as two processes would be)
  * never run one job at once, and one takes over what the other left: here both live in this
- * process, one of them held between two steps as a process that hangs or died would be.
+ * process, one of them held between two steps as a process that hangs or died would be. Leases run
+ * on a lease clock of their own (the system's, outside tests): moving an API's clock moves none.
  */
 const dir = mkdtempSync(join(tmpdir(), 'vi-export-leases-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,9 +34,9 @@ const databases: { name: string; backend?: Backend; file?: boolean; held: (job: 
   ...POSTGRES_BACKENDS.map((backend) => ({ name: `one Postgres schema (${backend.name})`, backend, held: (job: JobRow) => job.lease_owner !== null })),
 ];
 
-/** A second API on the world's database, with the world's clock. */
-async function secondApi(world: World, file: string | undefined, exports: Record<string, unknown>): Promise<Api> {
-  return createApi({ database: file ?? world.api.db, clock: world.clock, exports: { ...STEPS, ...exports }, onError: () => undefined });
+/** A second API on the world's database, with the world's lease clock and (unless given another) its clock. */
+async function secondApi(world: World, file: string | undefined, exports: Record<string, unknown>, clock: Clock = world.clock): Promise<Api> {
+  return createApi({ database: file ?? world.api.db, clock, leaseClock: world.leaseClock, exports: { ...STEPS, ...exports }, onError: () => undefined });
 }
 
 /** The job row as the runners left it. */
@@ -74,11 +75,12 @@ describe.each(databases)('export leases on $name', ({ backend, file, held: isHel
 
     const other = await secondApi(world, path, { pollIntervalMs: 10 });
     try {
-      // Within the lease, the second API leaves the job alone, however often it looks.
+      // Within the lease, the second API leaves the job alone, however often it looks and however far the API's clock moves.
+      world.clock.advance(86_400);
       await new Promise((r) => setTimeout(r, 50));
       expect(await jobRow(world.api, jobId)).toEqual(before);
 
-      world.clock.advance(31);
+      world.leaseClock.advance(31);
       await until(async () => (await jobRow(world.api, jobId)).status === 'complete');
       await other.exportsIdle();
       // The first API wakes up: its lease is gone, so it records nothing more.
@@ -91,6 +93,40 @@ describe.each(databases)('export leases on $name', ({ backend, file, held: isHel
       expect(job).toMatchObject({ status: 'complete', rowCount: 90, partial: false });
       expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
       expect(csv.rows).toHaveLength(90);
+    } finally {
+      held.open();
+      await other.close();
+      await world.close();
+    }
+  });
+
+  it("hold on their own clock: a job claimed while its API's clock was moved ahead is taken over by an API whose clock was not, once the lease runs out", async () => {
+    const path = file ? join(dir, `moved-${Date.now()}.sqlite`) : undefined;
+    const held = new Gate();
+    const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
+    const client = clientFor((await inProcess.start(world.api)).call);
+    // An admin moved this API's clock ahead; the job is created and claimed on it.
+    world.clock.advance(80 * 60);
+    const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
+    await held.stepsUntil(async () => isHeld(await jobRow(world.api, jobId)));
+    const before = await jobRow(world.api, jobId);
+
+    // As a process restarted after it would: its clock where it was before any move.
+    const other = await secondApi(world, path, { pollIntervalMs: 10 }, new ManualClock(NOW));
+    try {
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await jobRow(world.api, jobId)).toEqual(before);
+      world.leaseClock.advance(31);
+      await until(async () => (await jobRow(world.api, jobId)).status === 'complete');
+      await other.exportsIdle();
+      held.open();
+      await world.api.exportsIdle();
+
+      expect(await jobRow(world.api, jobId)).toMatchObject({ status: 'complete', lease_owner: null, row_count: 90, attempts: 2 });
+      const { job, csv, listed } = await fileOf(other, world.accountKey, jobId);
+      // What the client sees stays on the clock the job was created by.
+      expect(job).toMatchObject({ status: 'complete', rowCount: 90, createdAt: new Date(NOW + 80 * 60_000).toISOString().replace('.000Z', '+00:00') });
+      expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
     } finally {
       held.open();
       await other.close();

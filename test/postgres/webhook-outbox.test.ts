@@ -49,9 +49,9 @@ describe.each(BACKENDS)('a claim that outlived its lease ($name)', (backend) => 
       const store = new WebhooksStore(api.db);
       // A moment when the delivery, due when loaded (by the system clock), is due.
       const due = Math.floor(Date.now() / 1000) + 3600;
-      const [stalled] = await store.claim(endpointId, 'dsp_stalled', due, due + 60, 1);
+      const [stalled] = await store.claim(endpointId, due, { owner: 'dsp_stalled', now: due, until: due + 60 }, 1);
       // Its lease runs out; another dispatcher claims the delivery and gets it delivered.
-      const [fresh] = await store.claim(endpointId, 'dsp_fresh', due + 61, due + 121, 1);
+      const [fresh] = await store.claim(endpointId, due + 61, { owner: 'dsp_fresh', now: due + 61, until: due + 121 }, 1);
       expect(fresh!.pk).toBe(stalled!.pk);
       await store.recordAttempt(fresh!, { at: due + 62, status: 204, latencyMs: 5, error: null, next: { status: 'delivered' } });
       // The stalled one's request finally fails: it must not queue the delivered delivery again.

@@ -9,8 +9,10 @@ import { SHARED_DATABASES } from '../support/shared-database.ts';
 /**
  * An export job belongs to no process: three API processes (the built bin's `serve`) share one
  * database, the one running a job is killed with SIGKILL halfway through its file, and another
- * takes the job over once its lease has run out, finishing the file as if it had run once. On a
- * SQLite file always; on a PostgreSQL server when VI_TEST_POSTGRES_URL names one.
+ * takes the job over once its lease has run out, finishing the file as if it had run once. Leases
+ * hold on the system clock: a process restarted after one whose admin clock was moved ahead takes
+ * its job over all the same. On a SQLite file always; on a PostgreSQL server when
+ * VI_TEST_POSTGRES_URL names one.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-export-takeover-'));
@@ -55,6 +57,25 @@ async function until<T>(check: () => Promise<T | undefined>, ms: number, what: s
   }
 }
 
+/** Whether the job is far enough along to kill its process: part of the file written (or, writing it whole, claimed). */
+const killNow = (wholeFile: boolean) => (job: JobRow | undefined) => (wholeFile ? job?.lease_owner != null : job !== undefined && job.member_count !== null && job.next_seq >= 100);
+
+/** Polls the job through `server` until it is no longer processing. */
+const finished = (server: ServeProcess, jobId: string, what: string) =>
+  until(async () => {
+    const job = await get(server, `/v1/exports/${jobId}`);
+    return job.status === 'processing' ? undefined : job;
+  }, 60_000, what);
+
+/** The finished job's file, downloaded through `server`, holds every person it lists, in order. */
+async function expectWholeFile(server: ServeProcess, downloadUrl: string): Promise<void> {
+  const file = await fetch(downloadUrl.replace(/^http:\/\/[^/]+/, server.url));
+  expect(file.status).toBe(200);
+  const csv = await parseCsv(await file.text());
+  expect(csv.rows).toHaveLength(PEOPLE);
+  expect(csv.rows.map(personFromCsv)).toEqual(await everyone(server));
+}
+
 describe.each(SHARED_DATABASES)('an export whose process is killed, on $name', (database) => {
   it('is taken over by another process once its lease runs out, and its file holds every person exactly once, in order', async () => {
     const work = mkdtempSync(join(dir, 'run-'));
@@ -75,8 +96,7 @@ describe.each(SHARED_DATABASES)('an export whose process is killed, on $name', (
       // Killed once part of the file is written (or, writing it whole, once claimed): its lease stays behind, held by nobody alive.
       const atKill = await until(async () => {
         const job = await jobRow(jobId);
-        const killNow = wholeFile ? job?.lease_owner != null : job && job.member_count !== null && job.next_seq >= 100;
-        return killNow ? job : undefined;
+        return killNow(wholeFile)(job) ? job : undefined;
       }, 60_000, 'the first rows of the file');
       await first.process.stop('SIGKILL');
       expect(atKill).toMatchObject({ status: 'processing', attempts: 1 });
@@ -84,20 +104,45 @@ describe.each(SHARED_DATABASES)('an export whose process is killed, on $name', (
       expect(atKill.next_seq).toBeLessThan(PEOPLE);
 
       // The survivors see the job as processing until one of them has finished it.
-      const done = await until(async () => {
-        const job = await get(others[0]!, `/v1/exports/${jobId}`);
-        return job.status === 'processing' ? undefined : job;
-      }, 60_000, 'the job to finish on another process');
+      const done = await finished(others[0]!, jobId, 'the job to finish on another process');
       expect(done).toMatchObject({ status: 'complete', rowCount: PEOPLE, partial: false });
       expect(await jobRow(jobId)).toMatchObject({ status: 'complete', attempts: 2, lease_owner: null });
-
-      const file = await fetch(done.downloadUrl.replace(/^http:\/\/[^/]+/, others[1]!.url));
-      expect(file.status).toBe(200);
-      const csv = await parseCsv(await file.text());
-      expect(csv.rows).toHaveLength(PEOPLE);
-      expect(csv.rows.map(personFromCsv)).toEqual(await everyone(others[1]!));
+      await expectWholeFile(others[1]!, done.downloadUrl);
     } finally {
       await stopAll(servers, 'SIGKILL');
+      await inspector.close();
+    }
+  }, 180_000);
+
+  it('is taken over by the process restarted after it, though the admin had moved the killed one\'s clock ahead', async () => {
+    const work = mkdtempSync(join(dir, 'moved-'));
+    const { db, inspect } = await database.open(work);
+    const wholeFile = database.name === 'PostgreSQL';
+    const ARGS = ['--db', db, ...argsFor(wholeFile)];
+    const moved = await startServe('moved', ARGS, { dir: work });
+    let restarted: ServeProcess | undefined;
+    const inspector = inspect();
+    const jobRow = async (id: string) => (await inspector.rows<JobRow>(`select status, next_seq, member_count, attempts, lease_owner from export_jobs where id = '${id}'`))[0];
+    try {
+      const ahead = 80 * 60;
+      const clock = await fetch(`${moved.url}/_admin/clock`, { method: 'POST', headers: { authorization: `Bearer ${moved.keys.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ advanceSeconds: ahead }) });
+      expect(clock.status).toBe(200);
+      const started = await fetch(`${moved.url}/v1/exports`, { method: 'POST', headers: { 'x-api-key': moved.keys.accountKey } });
+      expect(started.status).toBe(202);
+      const { jobId } = (await started.json()) as { jobId: string };
+      await until(async () => (killNow(wholeFile)(await jobRow(jobId)) ? true : undefined), 60_000, 'the first rows of the file');
+      await moved.process.stop('SIGKILL');
+
+      // A new process on the database, its clock where the system's is: the lease it finds runs out as any other.
+      restarted = await startServe('restarted', ARGS, { dir: work });
+      const done = await finished(restarted, jobId, 'the job to finish on the restarted process');
+      expect(done).toMatchObject({ status: 'complete', rowCount: PEOPLE, partial: false });
+      // What the client sees stays on the API's clock: the job was created while it read ahead.
+      expect(Date.parse(done.createdAt)).toBeGreaterThan(Date.now() + (ahead - 600) * 1000);
+      expect(await jobRow(jobId)).toMatchObject({ status: 'complete', attempts: 2, lease_owner: null });
+      await expectWholeFile(restarted, done.downloadUrl);
+    } finally {
+      await stopAll([moved, restarted], 'SIGKILL');
       await inspector.close();
     }
   }, 180_000);

@@ -18,6 +18,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export interface World {
   api: Api;
   clock: ManualClock;
+  /** The clock the API's leases run on: it stands still at real time until a test moves it (the API's `clock` moves none). */
+  leaseClock: ManualClock;
   accountKey: string;
   secondAccountKey: string;
   scopedKeys: Record<string, string>;
@@ -42,8 +44,9 @@ export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'expo
   const clock = new ManualClock(NOW);
   // An adjustable clock over the manual one: admin requests move and reset it, tests still move its base.
   const apiClock = options.adjustableClock ? new AdjustableClock(clock) : clock;
+  const leaseClock = new ManualClock(Date.now());
   const { rateLimits, exports, admin: adminHttp, faults, lazyBodies } = options;
-  const api = await createApi({ database: opened?.database ?? options.database ?? ':memory:', clock: apiClock, rateLimits, exports, admin: adminHttp, faults, lazyBodies, onError: () => undefined });
+  const api = await createApi({ database: opened?.database ?? options.database ?? ':memory:', clock: apiClock, leaseClock, rateLimits, exports, admin: adminHttp, faults, lazyBodies, onError: () => undefined });
   const { admin } = api;
   await admin.createAccount({ id: 'acc_a', name: 'Partner A' });
   for (const site of SITES) await admin.registerSite('acc_a', site);
@@ -117,7 +120,7 @@ export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'expo
   const otherAccountKey = (await admin.issueAccountKey('acc_b')).key;
 
   const close = async () => (await api.close(), await opened?.drop());
-  return { api, clock, accountKey, secondAccountKey, scopedKeys, otherAccountKey, people, events, travellerId, close };
+  return { api, clock, leaseClock, accountKey, secondAccountKey, scopedKeys, otherAccountKey, people, events, travellerId, close };
 }
 
 /** The sites a person was seen on. */

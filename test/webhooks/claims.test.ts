@@ -52,7 +52,7 @@ describe.each(serverUrl ? [serverUrl] : [])('webhook deliveries claimed from sev
       claimers.map(async ({ owner, store }) => {
         const mine: number[] = [];
         for (;;) {
-          const got = await store.claim(endpointId, owner, NOW, NOW + 60, 3);
+          const got = await store.claim(endpointId, NOW, { owner, now: NOW, until: NOW + 60 }, 3);
           mine.push(...got.map((d) => d.pk));
           if (got.length === 0 && (await api.db.selectFrom('webhook_deliveries').select('pk').where('lease_owner', 'is', null).executeTakeFirst()) === undefined) return mine;
         }
@@ -67,11 +67,11 @@ describe.each(serverUrl ? [serverUrl] : [])('webhook deliveries claimed from sev
     await releaseAll();
     const [first, second] = [await session(), await session()];
     await first.transaction().execute(async (trx) => {
-      const held = await new WebhooksStore(trx).claim(endpointId, 'dsp_first', NOW, NOW + 60, 5);
+      const held = await new WebhooksStore(trx).claim(endpointId, NOW, { owner: 'dsp_first', now: NOW, until: NOW + 60 }, 5);
       expect(held).toHaveLength(5);
       // The first claim is not committed yet: its rows are locked.
       const waiting = new Promise<'blocked'>((resolve) => setTimeout(() => resolve('blocked'), 5000));
-      const other = await Promise.race([new WebhooksStore(second).claim(endpointId, 'dsp_second', NOW, NOW + 60, 5), waiting]);
+      const other = await Promise.race([new WebhooksStore(second).claim(endpointId, NOW, { owner: 'dsp_second', now: NOW, until: NOW + 60 }, 5), waiting]);
       expect(other).not.toBe('blocked');
       const pks = (other as { pk: number }[]).map((d) => d.pk);
       expect(pks).toHaveLength(5);

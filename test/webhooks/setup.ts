@@ -6,12 +6,17 @@ import type { Received } from './receiver.ts';
 
 export { ACCOUNT, event, NOW, person, SITES } from './fixtures.ts';
 
-/** An API with one account and three sites, sending only when the test calls `deliverDue`. */
-export async function hookedApi(options: Partial<Pick<ApiOptions, 'webhooks'>> & { database?: string } = {}): Promise<{ api: Api; clock: ManualClock; accountKey: string }> {
+/**
+ * An API with one account and three sites, sending only when the test calls `deliverDue`. Its
+ * claims run on `leaseClock`, which stands still at real time (where a process's leases are) until moved.
+ */
+export async function hookedApi(options: Partial<Pick<ApiOptions, 'webhooks'>> & { database?: string } = {}): Promise<{ api: Api; clock: ManualClock; leaseClock: ManualClock; accountKey: string }> {
   const clock = new ManualClock(NOW);
+  const leaseClock = new ManualClock(Date.now());
   const api = await createApi({
     database: options.database ?? ':memory:',
     clock,
+    leaseClock,
     onError: (e) => console.error(e),
     webhooks: { background: false, random: () => 0, ...options.webhooks },
   });
@@ -25,7 +30,7 @@ export async function hookedApi(options: Partial<Pick<ApiOptions, 'webhooks'>> &
   const [create, rotate] = [hooks.create.bind(hooks), hooks.rotateSecret.bind(hooks)];
   hooks.create = async (...args) => remember(await create(...args));
   hooks.rotateSecret = async (...args) => remember(await rotate(...args));
-  return { api, clock, accountKey };
+  return { api, clock, leaseClock, accountKey };
 }
 
 /** Every secret an endpoint was created or rotated with in this test file. */
