@@ -29,6 +29,6 @@ export function judge(baseUrl: string, ran: Ran[], requests: number, plan?: Plan
   for (const r of results) totals[r.verdict]++;
   const report: Report = { baseUrl, results, totals, requests };
   if (plan) report.plan = { needed: plan.needed, ...(plan.remaining === undefined ? {} : { remaining: plan.remaining }) };
-  if (plan?.stopped) report.stopped = plan.stopped;
+  if (plan?.stopped) Object.assign(report, { stopped: plan.stopped, stoppedBy: plan.stoppedBy ?? 'budget' });
   return report;
 }

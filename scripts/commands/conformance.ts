@@ -32,6 +32,16 @@ interface KeysFile {
 
 /** Exit status when the run did not start because the server's request budget was short. */
 const BUDGET_SHORT = 3;
+/** Exit status when the run did not start because no request got an answer. */
+const UNREACHABLE = 4;
+
+const EXIT_CODES = `
+Exit code:
+  0 every check passed (with --baseline: only its known failures failed)
+  1 a check failed (with --baseline: a new failure, or a known one now passes)
+  2 a usage error (a bad flag, an unreadable --keys, --profile or --baseline file)
+  3 not started: the server's hourly request budget is short of what the run needs
+  4 not started: the server cannot be reached at the base URL (nothing listens there)`;
 
 const FORMATS = ['text', 'tap', 'json', 'junit'];
 
@@ -56,6 +66,7 @@ export function registerConformance(program: Command): void {
     .option('--max-requests <n>', 'send at most N requests; checks that would need more are skipped', wholeNumber(0, 1_000_000_000))
     .option('--baseline <file>', 'known failures by check id (JSON): exit 0 when only those fail, 1 on a new failure or an unexpected pass')
     .option('--update-baseline', 'write this run\'s failures to the --baseline file', false)
+    .addHelpText('after', EXIT_CODES)
     .action((flags: ConformanceFlags) => conformance(flags));
 }
 
@@ -98,7 +109,7 @@ async function conformance(flags: ConformanceFlags): Promise<void> {
   if (report.stopped) {
     // One clear message instead of a report of checks that never ran.
     console.error(report.stopped);
-    process.exitCode = BUDGET_SHORT;
+    process.exitCode = report.stoppedBy === 'unreachable' ? UNREACHABLE : BUDGET_SHORT;
     return;
   }
   const output = render(report);
