@@ -36,7 +36,7 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
  * server that cannot be reached stops the run before its first check: every check is then skipped
  * with the plan's message.
  */
-export async function runChecks(checks: Check[], config: HarnessConfig, onEach?: (ran: Ran) => void): Promise<{ ran: Ran[]; requests: number; plan: Plan }> {
+export async function runChecks(checks: Check[], config: HarnessConfig, onEach?: (ran: Ran) => void): Promise<{ ran: Ran[]; requests: number; plan: Plan; spent?: string }> {
   const profile = { ...DEFAULT_PROFILE, ...config.profile };
   const http = new HttpClient(config.baseUrl.replace(/\/+$/, ''), config.accountKey, config.fetch ?? fetch, config.maxRequests);
   const context = new CheckContext(
@@ -78,5 +78,5 @@ export async function runChecks(checks: Check[], config: HarnessConfig, onEach?:
     ran.push(entry);
     onEach?.(entry);
   }
-  return { ran, requests: http.count, plan };
+  return { ran, requests: http.count, plan, ...(http.spent === undefined ? {} : { spent: http.spent }) };
 }

@@ -121,6 +121,8 @@ export interface Report {
   stopped?: string;
   /** Why the run did not start, when it did not. */
   stoppedBy?: 'budget' | 'unreachable';
+  /** Set when a 429 the run did not ask for spent the account's budget mid-run: why the checks after it were skipped. */
+  budgetSpent?: string;
   /** The run's plan: requests it expected to need and what the server had left when it started. */
   plan?: { needed: number; remaining?: number };
 }

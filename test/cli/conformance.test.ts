@@ -54,6 +54,34 @@ describe('visitor-intelligence conformance (built bin)', () => {
     expect(oneLine(stderr)).toMatch(new RegExp(`^Cannot reach the server at ${down}: .*ECONNREFUSED.*; nothing was checked\\.`));
   });
 
+  it('names the ways out of a spent budget when a 429 stops its checks mid-run', async () => {
+    // The first answer (the budget probe) hides X-RateLimit-Remaining, so the run starts and meets the 429.
+    let answers = 0;
+    const hiding = await startServer({
+      people: 20,
+      rateLimits: { accountPerHour: 60 },
+      wrap: (api) => ({
+        async fetch(request) {
+          const response = await api.fetch(request);
+          if (++answers > 1) return response;
+          const headers = new Headers(response.headers);
+          headers.delete('x-ratelimit-remaining');
+          return new Response(response.body, { status: response.status, headers });
+        },
+      }),
+    });
+    try {
+      const { code, stdout, stderr } = await runBin(['conformance', '--base-url', hiding.baseUrl, '--key', hiding.accountKey]);
+      expect(stdout).toMatch(/hourly request budget ran out/);
+      expect(stderr).toContain(`Some checks were not run: the hourly request budget ran out`);
+      expect(stderr).toContain(`If the server is visitor-intelligence serve: POST ${hiding.baseUrl}/_admin/reset (Authorization: Bearer and its admin token) gives the budget back at once, and serve --rate-limit N starts it with N requests an hour.`);
+      // Checks skipped for the budget are not failures.
+      expect(code).toBe(0);
+    } finally {
+      await hiding.close();
+    }
+  });
+
   it('documents its exit codes in --help, 3 and 4 for a run that could not start', async () => {
     const { code, stdout } = await runBin(['conformance', '--help']);
     expect(code).toBe(0);
