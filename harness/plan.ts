@@ -73,7 +73,7 @@ async function probe(http: HttpClient): Promise<Probed> {
 }
 
 /** The innermost reason a fetch gave for getting no answer (Node wraps it in `cause`, sometimes an AggregateError). */
-export function networkReason(error: unknown): string {
+function networkReason(error: unknown): string {
   let reason = error;
   for (let depth = 0; depth < 5; depth++) {
     const next = reason instanceof AggregateError && reason.errors.length > 0 ? reason.errors[0] : (reason as { cause?: unknown } | null)?.cause;
