@@ -19,6 +19,6 @@ export { baselineLines, baselineOf, compareBaseline, parseBaseline, type Baselin
 
 /** Runs the checks (all by default) against `config.baseUrl` and returns the judged report. */
 export async function runConformance(config: HarnessConfig, checks: Check[] = ALL_CHECKS, onEach?: (ran: Ran) => void): Promise<Report> {
-  const { ran, requests, plan } = await runChecks(checks, config, onEach);
-  return judge(config.baseUrl, ran, requests, plan);
+  const { ran, requests, plan, spent } = await runChecks(checks, config, onEach);
+  return judge(config.baseUrl, ran, requests, plan, spent);
 }

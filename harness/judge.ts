@@ -8,7 +8,7 @@ import type { CheckResult, Report, Verdict } from './types.ts';
  * unselected one was skipped, and one whose precondition could not be established is n/a, each
  * with its reason. Nothing is ever passed by default.
  */
-export function judge(baseUrl: string, ran: Ran[], requests: number, plan?: Plan): Report {
+export function judge(baseUrl: string, ran: Ran[], requests: number, plan?: Plan, spent?: string): Report {
   const results: CheckResult[] = ran.map(({ check, outcome, requests: used, ms }) => {
     const base = { id: check.id, section: check.section, title: check.title, flags: check.flags ?? [], requests: used, ms: Math.round(ms) };
     switch (outcome.kind) {
@@ -29,6 +29,7 @@ export function judge(baseUrl: string, ran: Ran[], requests: number, plan?: Plan
   for (const r of results) totals[r.verdict]++;
   const report: Report = { baseUrl, results, totals, requests };
   if (plan) report.plan = { needed: plan.needed, ...(plan.remaining === undefined ? {} : { remaining: plan.remaining }) };
-  if (plan?.stopped) report.stopped = plan.stopped;
+  if (plan?.stopped) Object.assign(report, { stopped: plan.stopped, stoppedBy: plan.stoppedBy ?? 'budget' });
+  if (spent !== undefined) report.budgetSpent = spent;
   return report;
 }

@@ -32,10 +32,11 @@ const sleepFor = (ms: number) => new Promise<void>((resolve) => setTimeout(resol
 
 /**
  * The running stage: plans the run against the server's budget, then runs each selected check in
- * order and records what happened, judging nothing. A short budget stops the run before its first
- * check (every check is then skipped with the plan's message), unless `waitForBudget`.
+ * order and records what happened, judging nothing. A short budget (unless `waitForBudget`) or a
+ * server that cannot be reached stops the run before its first check: every check is then skipped
+ * with the plan's message.
  */
-export async function runChecks(checks: Check[], config: HarnessConfig, onEach?: (ran: Ran) => void): Promise<{ ran: Ran[]; requests: number; plan: Plan }> {
+export async function runChecks(checks: Check[], config: HarnessConfig, onEach?: (ran: Ran) => void): Promise<{ ran: Ran[]; requests: number; plan: Plan; spent?: string }> {
   const profile = { ...DEFAULT_PROFILE, ...config.profile };
   const http = new HttpClient(config.baseUrl.replace(/\/+$/, ''), config.accountKey, config.fetch ?? fetch, config.maxRequests);
   const context = new CheckContext(
@@ -58,7 +59,7 @@ export async function runChecks(checks: Check[], config: HarnessConfig, onEach?:
     const started = performance.now();
     let outcome: RawOutcome;
     if (reason) outcome = { kind: 'not-selected', reason };
-    else if (plan.stopped) outcome = { kind: 'skipped', reason: 'not run: the request budget is short (see the message above)' };
+    else if (plan.stopped) outcome = { kind: 'skipped', reason: plan.stoppedBy === 'unreachable' ? 'not run: the server cannot be reached (see the message above)' : 'not run: the request budget is short (see the message above)' };
     // Once the account's budget is spent, every later check would only meet 429s.
     else if (http.spent && !check.flags?.includes('budget')) outcome = { kind: 'skipped', reason: http.spent };
     else if (http.count >= http.maxRequests) outcome = { kind: 'skipped', reason: `not run: --max-requests ${http.maxRequests} reached` };
@@ -77,5 +78,5 @@ export async function runChecks(checks: Check[], config: HarnessConfig, onEach?:
     ran.push(entry);
     onEach?.(entry);
   }
-  return { ran, requests: http.count, plan };
+  return { ran, requests: http.count, plan, ...(http.spent === undefined ? {} : { spent: http.spent }) };
 }

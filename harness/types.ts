@@ -117,8 +117,12 @@ export interface Report {
   results: CheckResult[];
   totals: Record<Verdict, number>;
   requests: number;
-  /** Set when the run did not start because the server's request budget was short: the one message to show. */
+  /** Set when the run did not start (the server's request budget was short, or it could not be reached): the one message to show. */
   stopped?: string;
+  /** Why the run did not start, when it did not. */
+  stoppedBy?: 'budget' | 'unreachable';
+  /** Set when a 429 the run did not ask for spent the account's budget mid-run: why the checks after it were skipped. */
+  budgetSpent?: string;
   /** The run's plan: requests it expected to need and what the server had left when it started. */
   plan?: { needed: number; remaining?: number };
 }

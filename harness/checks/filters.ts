@@ -95,7 +95,7 @@ export const filtersChecks: Check[] = [
   {
     id: 'filters.client-ref',
     section: PEOPLE,
-    title: '`client_ref` returns only that client\'s people, covering every domain registered under it',
+    title: '`client_ref` returns only that client\'s people, covering every domain registered under it, for each client seen on several domains',
     async run(t: CheckContext) {
       const all = await accountPeople(t);
       const refs = new Map<string, Set<string>>();
@@ -105,17 +105,22 @@ export const filtersChecks: Check[] = [
         if (typeof p.domain === 'string') refs.get(p.clientRef)!.add(p.domain);
       }
       if (refs.size === 0) t.notApplicable('no person carries a clientRef');
-      // The reference spread over the most domains shows whether the filter covers all of them.
-      const [ref, refDomains] = [...refs.entries()].sort((a, b) => b[1].size - a[1].size)[0]!;
-      const path = withQuery('/v1/people', { client_ref: ref });
-      const walk = await filtered(t, path);
-      walk.rows.forEach((p, i) => t.assert(p?.clientRef === ref, `GET ${path}: row ${i} (${p?.id}) has clientRef ${show(p?.clientRef)}`));
-      for (const domain of refDomains) {
-        const expected = all.rows.filter((p) => p?.clientRef === ref && p.domain === domain);
-        assertIncludes(t, walk, expected, `GET ${path}`, `seen on ${domain}, which carries clientRef ${ref}`);
+      // Every reference spread over several domains shows whether the filter covers all of them for
+      // that client (a server may get one client right and another wrong); else the most common one.
+      const spread = [...refs.entries()].filter(([, domains]) => domains.size > 1);
+      const checked = spread.length > 0 ? spread : [[...refs.entries()].sort((a, b) => b[1].size - a[1].size)[0]!];
+      for (const [ref, refDomains] of checked) {
+        const path = withQuery('/v1/people', { client_ref: ref });
+        const walk = await filtered(t, path);
+        walk.rows.forEach((p, i) => t.assert(p?.clientRef === ref, `GET ${path}: row ${i} (${p?.id}) has clientRef ${show(p?.clientRef)}`));
+        for (const domain of refDomains) {
+          const expected = all.rows.filter((p) => p?.clientRef === ref && p.domain === domain);
+          assertIncludes(t, walk, expected, `GET ${path}`, `seen on ${domain}, which carries clientRef ${ref}`);
+        }
+        assertSubset(t, walk, all, `GET ${path}`);
+        t.assert(walk.rows.length > 0, `GET ${path}: no rows`);
       }
-      assertSubset(t, walk, all, `GET ${path}`);
-      t.assert(walk.rows.length > 0, `GET ${path}: no rows`);
+      const ref = checked[0]![0];
       const unknown = withQuery('/v1/people', { client_ref: `${ref}-harness-unknown`, limit: 100 });
       const none = await t.get(unknown);
       assertPage(t, none, `GET ${unknown}`, 100);

@@ -16,6 +16,7 @@ export const WEBHOOK_CHECKS = {
   'webhooks.activity-order': 'The events of a person.activity delivery are ordered oldest first',
   'webhooks.event-count': 'data.eventCount of a person.activity delivery equals the number of events it carries',
   'webhooks.truncated': 'data.truncated of a person.activity delivery is a boolean',
+  'webhooks.unique-id': 'A webhook-id names one delivery: one that comes again (a retry) carries the same event, domain, clientRef and data',
 } as const;
 
 /** The id of one statement a delivery is checked for. */
@@ -46,6 +47,8 @@ export interface DeliveryJudgement {
   problems: string[];
   /** The parsed payload (only once the signature held). */
   payload: unknown;
+  /** A genuine repeat of an earlier delivery (its webhook-id and content again): a retry, not a new delivery. */
+  duplicate: boolean;
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
@@ -67,7 +70,7 @@ export async function judgeDelivery(secrets: string[], delivery: IncomingDeliver
   const base = { webhookId, event: null, domain: null, clientRef: null, eventCount: null, truncated: null };
   if (!verified.ok) {
     outcomes['webhooks.signature'] = verified.reason;
-    return { ...base, status: 401, outcomes, problems: problemsOf(outcomes), payload: undefined };
+    return { ...base, status: 401, outcomes, problems: problemsOf(outcomes), payload: undefined, duplicate: false };
   }
   outcomes['webhooks.signature'] = null;
   const payload = verified.payload as any;
@@ -86,6 +89,7 @@ export async function judgeDelivery(secrets: string[], delivery: IncomingDeliver
     outcomes,
     problems,
     payload,
+    duplicate: false,
   };
 }
 
@@ -155,7 +159,8 @@ function orderProblem(events: unknown[]): string | undefined {
   return undefined;
 }
 
-function problemsOf(outcomes: DeliveryJudgement['outcomes']): string[] {
+/** The failures of `outcomes`, as `id: message`, in check order. */
+export function problemsOf(outcomes: DeliveryJudgement['outcomes']): string[] {
   return (Object.keys(WEBHOOK_CHECKS) as WebhookCheckId[]).filter((id) => typeof outcomes[id] === 'string').map((id) => `${id}: ${outcomes[id]}`);
 }
 

@@ -28,10 +28,22 @@ interface KeysFile {
   scopedKeys?: { domain: string; key: string }[];
   /** Further account keys of the same account: the shared-budget check needs two. */
   accountKeys?: string[];
+  /** The bearer token of the /_admin/ routes, when the server is this package's (serve --keys-out writes it). */
+  adminToken?: string;
 }
 
 /** Exit status when the run did not start because the server's request budget was short. */
 const BUDGET_SHORT = 3;
+/** Exit status when the run did not start because no request got an answer. */
+const UNREACHABLE = 4;
+
+const EXIT_CODES = `
+Exit code:
+  0 every check passed (with --baseline: only its known failures failed)
+  1 a check failed (with --baseline: a new failure, or a known one now passes)
+  2 a usage error (a bad flag, an unreadable --keys, --profile or --baseline file)
+  3 not started: the server's hourly request budget is short of what the run needs
+  4 not started: the server cannot be reached at the base URL (nothing listens there)`;
 
 const FORMATS = ['text', 'tap', 'json', 'junit'];
 
@@ -56,6 +68,7 @@ export function registerConformance(program: Command): void {
     .option('--max-requests <n>', 'send at most N requests; checks that would need more are skipped', wholeNumber(0, 1_000_000_000))
     .option('--baseline <file>', 'known failures by check id (JSON): exit 0 when only those fail, 1 on a new failure or an unexpected pass')
     .option('--update-baseline', 'write this run\'s failures to the --baseline file', false)
+    .addHelpText('after', EXIT_CODES)
     .action((flags: ConformanceFlags) => conformance(flags));
 }
 
@@ -98,13 +111,26 @@ async function conformance(flags: ConformanceFlags): Promise<void> {
   if (report.stopped) {
     // One clear message instead of a report of checks that never ran.
     console.error(report.stopped);
-    process.exitCode = BUDGET_SHORT;
+    if (report.stoppedBy === 'budget') console.error(budgetWaysOut(baseUrl, flags.keys, file?.adminToken));
+    process.exitCode = report.stoppedBy === 'unreachable' ? UNREACHABLE : BUDGET_SHORT;
     return;
   }
   const output = render(report);
   console.log(output);
+  if (report.budgetSpent) console.error(`Some checks were not run: ${report.budgetSpent}. ${budgetWaysOut(baseUrl, flags.keys, file?.adminToken)}`);
   if (flags.out) writeFileSync(flags.out, `${output}\n`);
   process.exitCode = exitCode(report, flags, baseline, { baselineLines, baselineOf, compareBaseline });
+}
+
+/**
+ * The ways out of a spent hourly budget on this package's own server, besides waiting: the spec's
+ * limit is the server's, so only its admin can give the budget back or raise it.
+ */
+function budgetWaysOut(baseUrl: string, keysFile: string | undefined, adminToken: string | undefined): string {
+  const reset = `${baseUrl.replace(/\/+$/, '')}/_admin/reset`;
+  const token = adminToken && keysFile ? `Authorization: Bearer and the adminToken of ${keysFile}` : 'Authorization: Bearer and its admin token';
+  const server = adminToken ? 'This is visitor-intelligence serve' : 'If the server is visitor-intelligence serve';
+  return `${server}: POST ${reset} (${token}) gives the budget back at once, and serve --rate-limit N starts it with N requests an hour.`;
 }
 
 /** The exit status: failures decide it, or with a baseline only what changed; --update-baseline rewrites the file and exits 0. */

@@ -24,12 +24,12 @@ export function registerWebhooks(program: Command): void {
     .requiredOption('--port <n>', 'port to listen on (0 takes a free one)', wholeNumber(0, 65535))
     .option('--host <address>', 'address to bind', '127.0.0.1')
     .option('--secret <whsec_…>', "the endpoint's secret (repeatable: during a rotation, either one verifies)", collect(String))
-    .option('--count <n>', 'stop after this many deliveries', wholeNumber(1, 1_000_000_000))
+    .option('--count <n>', 'stop after this many deliveries (duplicates not counted)', wholeNumber(1, 1_000_000_000))
     .option('--timeout <seconds>', 'stop after this long; fewer than --count deliveries by then is exit code 2', wholeNumber(1, 31_536_000))
     .option('--json', 'print each delivery as one JSON object per line', false)
     .addHelpText(
       'after',
-      '\nAnswers 200 to a valid delivery, 401 to a bad signature, 400 to a bad payload.\nExit code: 0 when every delivery was valid (and --count was reached), 1 when any was not,\n2 for a usage error or a --timeout reached before --count deliveries.\n\nExample:\n  visitor-intelligence webhooks listen --port 9000 --secret whsec_… --count 10 --timeout 60',
+      '\nAnswers 200 to a valid delivery, 401 to a bad signature, 400 to a bad payload.\nA delivery whose webhook-id came before with the same content is a duplicate (a retry): answered\nas the first was, printed as such, not counted toward --count; with other content it is invalid (400).\nExit code: 0 when every delivery was valid (and --count was reached), 1 when any was not,\n2 for a usage error or a --timeout reached before --count deliveries.\n\nExample:\n  visitor-intelligence webhooks listen --port 9000 --secret whsec_… --count 10 --timeout 60',
     )
     .action((flags: ListenFlags) => listenCommand(flags));
 }
@@ -44,10 +44,11 @@ async function listenCommand(flags: ListenFlags): Promise<void> {
   const collector = new DeliveryCollector({ secrets });
   let finish: (why: 'count' | 'timeout' | 'signal') => void = () => undefined;
   const finished = new Promise<'count' | 'timeout' | 'signal'>((resolve) => (finish = resolve));
-  let printed = 0;
+  let counted = 0;
   const listener = await listen(collector, flags.host, flags.port, (judgement) => {
     console.log(flags.json ? JSON.stringify(asJson(judgement)) : line(judgement));
-    if (flags.count !== undefined && ++printed >= flags.count) finish('count');
+    // A duplicate is a retry of a delivery already counted.
+    if (!judgement.duplicate && flags.count !== undefined && ++counted >= flags.count) finish('count');
   }).catch((error) => {
     throw listenError(flags.host, flags.port, error);
   });
@@ -61,9 +62,12 @@ async function listenCommand(flags: ListenFlags): Promise<void> {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   await listener.close();
-  const received = collector.judgements.length;
-  const invalid = collector.judgements.filter((j) => j.status !== 200).length;
-  console.error(`${received} ${received === 1 ? 'delivery' : 'deliveries'} received, ${invalid} invalid`);
+  const deliveries = collector.deliveries();
+  const received = deliveries.length;
+  const invalid = deliveries.filter((j) => j.status !== 200).length;
+  const duplicates = collector.judgements.length - received;
+  const repeated = duplicates === 0 ? '' : `, ${duplicates} ${duplicates === 1 ? 'duplicate' : 'duplicates'} (the same webhook-id again: retries, not counted)`;
+  console.error(`${received} ${received === 1 ? 'delivery' : 'deliveries'} received, ${invalid} invalid${repeated}`);
   if (invalid > 0) {
     process.exitCode = 1;
     return;
@@ -80,10 +84,13 @@ function line(j: DeliveryJudgement): string {
   const person = (j.payload as { data?: { person?: { id?: unknown } } } | undefined)?.data?.person?.id;
   const who = typeof person === 'string' ? ` ${person}` : '';
   const events = j.eventCount === null ? '' : ` ${j.eventCount} event${j.eventCount === 1 ? '' : 's'}${j.truncated ? ' (truncated)' : ''}`;
-  const head = `${j.status === 200 ? 'valid  ' : 'INVALID'} ${j.status} ${j.event ?? '?'} ${j.webhookId ?? '(no webhook-id)'}${site}${who}${events}`;
+  const verdict = j.duplicate ? 'duplicate' : j.status === 200 ? 'valid  ' : 'INVALID';
+  const head = `${verdict} ${j.status} ${j.event ?? '?'} ${j.webhookId ?? '(no webhook-id)'}${site}${who}${events}`;
+  // Its problems, if any, were printed with the delivery it repeats.
+  if (j.duplicate) return `${head}: a retry of an earlier delivery, not counted`;
   return j.problems.length === 0 ? head : `${head}\n  ${j.problems.join('\n  ')}`;
 }
 
 function asJson(j: DeliveryJudgement): Record<string, unknown> {
-  return { valid: j.status === 200, status: j.status, webhookId: j.webhookId, event: j.event, domain: j.domain, clientRef: j.clientRef, eventCount: j.eventCount, truncated: j.truncated, problems: j.problems, payload: j.payload };
+  return { valid: j.status === 200, duplicate: j.duplicate, status: j.status, webhookId: j.webhookId, event: j.event, domain: j.domain, clientRef: j.clientRef, eventCount: j.eventCount, truncated: j.truncated, problems: j.problems, payload: j.payload };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Served } from '../harness/support.ts';
+import { Receiver } from '../webhooks/receiver.ts';
 import { oneLine, runBin } from './bin.ts';
 
 /** `visitor-intelligence conformance` from the built package (its runs under each runtime are in test/harness/cli-runtimes.test.ts). */
@@ -43,6 +44,48 @@ describe('visitor-intelligence conformance (built bin)', () => {
     const { code, stderr } = await runBin(args);
     expect(code).toBe(2);
     expect(oneLine(stderr)).toBe(message);
+  });
+
+  it('says in one line that a server where nothing listens cannot be reached, judges nothing, and exits 4', async () => {
+    const down = `http://127.0.0.1:${await Receiver.downPort()}`;
+    const { code, stdout, stderr } = await runBin(['conformance', '--base-url', down, '--key', 'k', '--format', 'json']);
+    expect(code).toBe(4);
+    expect(stdout).toBe('');
+    expect(oneLine(stderr)).toMatch(new RegExp(`^Cannot reach the server at ${down}: .*ECONNREFUSED.*; nothing was checked\\.`));
+  });
+
+  it('names the ways out of a spent budget when a 429 stops its checks mid-run', async () => {
+    // The first answer (the budget probe) hides X-RateLimit-Remaining, so the run starts and meets the 429.
+    let answers = 0;
+    const hiding = await startServer({
+      people: 20,
+      rateLimits: { accountPerHour: 60 },
+      wrap: (api) => ({
+        async fetch(request) {
+          const response = await api.fetch(request);
+          if (++answers > 1) return response;
+          const headers = new Headers(response.headers);
+          headers.delete('x-ratelimit-remaining');
+          return new Response(response.body, { status: response.status, headers });
+        },
+      }),
+    });
+    try {
+      const { code, stdout, stderr } = await runBin(['conformance', '--base-url', hiding.baseUrl, '--key', hiding.accountKey]);
+      expect(stdout).toMatch(/hourly request budget ran out/);
+      expect(stderr).toContain(`Some checks were not run: the hourly request budget ran out`);
+      expect(stderr).toContain(`If the server is visitor-intelligence serve: POST ${hiding.baseUrl}/_admin/reset (Authorization: Bearer and its admin token) gives the budget back at once, and serve --rate-limit N starts it with N requests an hour.`);
+      // Checks skipped for the budget are not failures.
+      expect(code).toBe(0);
+    } finally {
+      await hiding.close();
+    }
+  });
+
+  it('documents its exit codes in --help, 3 and 4 for a run that could not start', async () => {
+    const { code, stdout } = await runBin(['conformance', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Exit code:\n {2}0 .*\n {2}1 .*check failed.*\n {2}2 .*usage.*\n {2}3 .*budget.*\n {2}4 .*cannot be reached/);
   });
 
   it('refuses an unknown --format with commander\'s message', async () => {

@@ -108,4 +108,29 @@ describe('budget planning', () => {
     expect(capped.length).toBeGreaterThan(10);
     expect(report.totals.passed).toBeGreaterThan(0);
   }, TIMEOUT);
+
+  it('judges nothing when no request gets an answer: one message naming the URL, every check skipped', async () => {
+    const refused: typeof fetch = async () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    };
+    const report = await runConformance({ baseUrl: 'http://127.0.0.1:1', accountKey: 'k', scopedKeys: [], fetch: refused });
+    expect(report.stoppedBy).toBe('unreachable');
+    expect(report.stopped).toBe('Cannot reach the server at http://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1; nothing was checked. Start the server, or check --base-url.');
+    expect(report.totals).toEqual({ passed: 0, failed: 0, skipped: report.results.length, 'n/a': 0 });
+    // The budget probe, then the health check that tells an absent server from a broken /v1/stats.
+    expect(report.requests).toBe(2);
+  });
+
+  it('runs on when only /v1/stats goes unanswered: a server that is there is for the checks to judge', async () => {
+    api = await createApi({ database: ':memory:' });
+    const { accountKey, scopedKeys } = await seedAccount(api, 'acc_demo', { people: 20 });
+    const base = inProcess(api);
+    const statsDrops: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('/v1/stats')) throw new TypeError('fetch failed', { cause: new Error('socket hang up') });
+      return base(input, init);
+    };
+    const report = await runConformance({ baseUrl: 'http://api.test', accountKey, scopedKeys, fetch: statsDrops, only: ['auth.'] });
+    expect(report.stopped).toBeUndefined();
+    expect(report.totals.passed + report.totals.failed).toBeGreaterThan(0);
+  }, TIMEOUT);
 });

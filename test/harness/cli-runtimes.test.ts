@@ -8,6 +8,7 @@ import { ALL_CHECKS } from '../../harness/index.ts';
 import { VARIANTS } from './variants/index.ts';
 import { seedAccount } from './support.ts';
 import { runCommand } from '../cli/bin.ts';
+import { Receiver } from '../webhooks/receiver.ts';
 
 /**
  * The harness CLI (`visitor-intelligence conformance`, from scripts/cli.ts), under Node, Bun and Deno, against one real server started here,
@@ -69,6 +70,14 @@ describe.concurrent.each([...RUNTIMES])('the harness CLI under %s', (runtime) =>
     expect(passed).toBeGreaterThan(0);
     expect(passed! + skipped! + na!).toBe(ALL_CHECKS.length);
   }, 180_000);
+
+  it('says in one line that a server where nothing listens cannot be reached, and exits 4', async () => {
+    const down = `http://127.0.0.1:${await Receiver.downPort()}`;
+    const { code, stdout, stderr } = await cli(runtime, ['--base-url', down, '--key', 'k']);
+    expect(code, stderr).toBe(4);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(new RegExp(`^Cannot reach the server at ${down}: .+; nothing was checked\\. Start the server, or check --base-url\\.$`, 'm'));
+  }, 60_000);
 
   it('writes well-formed TAP, JSON and JUnit', async () => {
     const args = ['--keys', keyFiles[runtime].short, '--only', 'auth.'];

@@ -194,6 +194,12 @@ const PROBES: Record<string, Probe> = {
     const filtered = await c.rows('/v1/people?client_ref=globex');
     return new Set(filtered.map((p) => p.domain).filter((d) => sites.includes(d))).size > 1;
   },
+  'client-ref-single-domain-one-client': async (c) => {
+    // People of both of acme-corp's registered domains come back for client_ref=acme-corp.
+    const sites = (await c.world.api.admin.listSites('acc_demo')).filter((s) => s.clientRef === 'acme-corp').map((s) => s.domain);
+    const filtered = await c.rows('/v1/people?client_ref=acme-corp');
+    return sites.length > 1 && new Set(filtered.map((p) => p.domain).filter((d) => sites.includes(d))).size === sites.length;
+  },
   'domain-filter-incomplete': async (c) => {
     // Pages of one row hold all there is to hold: a walk of them counts every match.
     let one = 0;

@@ -86,6 +86,7 @@ describe('conformance --webhook-listen (built bin)', () => {
       'webhooks.activity-order': 'passed',
       'webhooks.event-count': 'passed',
       'webhooks.truncated': 'passed',
+      'webhooks.unique-id': 'passed',
     });
     expect(code).toBe(0);
   }, 120_000);
