@@ -80,12 +80,13 @@ describe('conformance --baseline', () => {
 });
 
 describe('conformance on a short budget', () => {
-  it('stops before the first check with one message and exit status 3', async () => {
+  it('stops before the first check with one message, the ways out, and exit status 3', async () => {
     const { code, stdout, stderr } = await cli(['--keys', keys.tight]);
     expect(code, `${stdout}\n${stderr}`).toBe(3);
     expect(stdout).toBe('');
     const lines = stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/POST \S+\/_admin\/reset .* serve --rate-limit N/);
     expect(lines[0]).toMatch(/^Not started: the run needs about \d+ requests but the server allows 4 more this hour; the server does not say when its window reopens/);
   }, 120_000);
 
