@@ -20,7 +20,6 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Presets, SingleBar } from 'cli-progress';
 import pg from 'pg';
 import { createApi } from '../adapters/node/index.ts';
-import { postgresDialect } from '../core/store/dialect/postgres.ts';
 
 /** Where a run's PostgreSQL databases live: the server (any database on it to connect to) and the names' prefix. */
 export interface PostgresTarget {
@@ -124,9 +123,7 @@ async function fill(url: string, sqlitePath: string, progress: boolean): Promise
     const tables = source
       .prepare<[], { name: string }>("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by rowid")
       .all()
-      .map((t) => t.name)
-      // What the API leaves empty on PostgreSQL, the copy does too.
-      .filter((t) => postgresDialect.storesWholePeople || t !== 'people_whole');
+      .map((t) => t.name);
     const counts = new Map(tables.map((t) => [t, source.prepare<[], { n: number }>(`select count(*) as n from "${t}"`).get()!.n]));
     const bar = progress && !process.env.CI && process.stderr.isTTY ? new SingleBar({ stream: process.stderr, format: `PostgreSQL copy of ${basename(sqlitePath)} {table} [{bar}] {value}/{total} rows`, hideCursor: true }, Presets.shades_classic) : undefined;
     bar?.start([...counts.values()].reduce((a, b) => a + b, 0), 0, { table: '' });

@@ -13,7 +13,7 @@ export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/w
 export function openDatabase(path: string): Kysely<Schema> {
   return openSqlite(path, (file) => {
     const db = new Database(file, { create: true });
-    return { prepare: (sql) => db.prepare(sql), exec: (sql) => db.exec(sql), close: () => db.close(), returnsRows: (s) => s.columnNames.length > 0, readsBlobsFast: true };
+    return { prepare: (sql) => db.prepare(sql), exec: (sql) => db.exec(sql), close: () => db.close(), returnsRows: (s) => s.columnNames.length > 0 };
   });
 }
 

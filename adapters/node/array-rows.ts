@@ -5,30 +5,16 @@ import type { NativeStatement } from '../shared/sqlite-shim.ts';
 export type NodeStatement = NativeStatement & { readonly reader: boolean };
 
 /**
- * A statement whose `all()` reads each row as an array and names its columns in JavaScript.
- * better-sqlite3 builds each object row in C++, one property at a time, at ~0.15 µs a column
- * and ~0.3 µs a row: a page of 101 people (id, last_seen, json) took 171 µs as objects against
- * 144 µs read as arrays and named here (SQLite 3.53, Node 20, 2026-11-28). Objects built by one
- * JS loop in one order share a hidden class. A statement of one column reads its values bare
- * (`pluck`), with no array a row: a people page's 100 JSON texts and two positions in 65 µs
- * against 86 µs as arrays (2026-11-29). Iteration (exports) reads objects as before: a generator
- * step a row would cost what this saves.
+ * A statement whose `all()` reads each row as an array and names its columns in JavaScript:
+ * better-sqlite3 builds object rows in C++ a property at a time, which costs more than this loop.
+ * Iteration (exports) reads objects as before: a generator step a row would cost what this saves.
  */
 export function arrayReadRows(statement: BetterSqlite3.Statement): NodeStatement {
   if (!statement.reader) return statement as unknown as NodeStatement;
   const names = statement.columns().map((column) => column.name);
-  const [only] = names;
   return {
     reader: true,
     all(...params) {
-      if (names.length === 1) {
-        statement.pluck(true);
-        try {
-          return (statement.all(...params) as unknown[]).map((value) => ({ [only!]: value }));
-        } finally {
-          statement.pluck(false);
-        }
-      }
       statement.raw(true);
       try {
         return named(statement.all(...params) as unknown[][], names);

@@ -1,7 +1,6 @@
-import { Buffer } from 'node:buffer';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, SqliteAdapter, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase, type SqliteStatement } from 'kysely';
 import type { Database } from '../../core/index.ts';
 
 /** What every runtime's SQLite statements offer (better-sqlite3, bun:sqlite, node:sqlite): positional parameters, spread. */
@@ -19,32 +18,6 @@ export interface NativeDatabase<S extends NativeStatement> {
   close(): void;
   /** Whether a statement returns rows (Kysely reads rows only from those). */
   returnsRows(statement: S): boolean;
-  /** Whether the driver hands a blob over faster than a text: the core then reads page bodies as bytes (see the SQLite dialect). */
-  readsBlobsFast?: boolean;
-}
-
-/**
- * Kysely's SQLite dialect, its adapter marked with what the core looks for there: a Latin-1
- * decoder (core/store/whole-people.ts; Buffer's copies the bytes, ~9 µs for a page of 92 KB,
- * where TextDecoder reads the label as windows-1252 and took ~140 µs on Node), and whether the
- * driver reads blobs fast (the core's `dialectOf` looks).
- */
-class MarkedSqliteDialect extends SqliteDialect {
-  constructor(
-    config: ConstructorParameters<typeof SqliteDialect>[0],
-    private readonly readsBlobsFast: boolean,
-  ) {
-    super(config);
-  }
-
-  override createAdapter(): SqliteAdapter {
-    return Object.assign(new SqliteAdapter(), { latin1Text, ...(this.readsBlobsFast ? { readsBlobsFast: true } : {}) });
-  }
-}
-
-/** Latin-1 bytes as a string, by Buffer (Node, Bun and Deno all have it). */
-export function latin1Text(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 }
 
 /** How many prepared statements a connection keeps; the API's own queries take a few dozen shapes. */
@@ -101,7 +74,7 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
     // BEGIN makes it wait its turn (busy_timeout) instead: processes sharing a file take turns.
     prepare: (sql: string): SqliteStatement => prepared(sql === 'begin' ? 'begin immediate' : sql).kysely,
   };
-  return new Kysely<Database>({ dialect: new MarkedSqliteDialect({ database }, native.readsBlobsFast === true) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }
 
 /** A bare parameter after LIMIT or LIKE, as Kysely and the stores' SQL templates write it. */

@@ -16,14 +16,10 @@ const ratio = (a: CaseResult, b: CaseResult) => `${(a.medianMs! / b.medianMs!).t
 const PROFILE =
   'Each person is stored as JSON text in pieces (head, figures, tail, attribution) as the data is loaded, and the page query concatenates them (core/store/person-row.ts), ' +
   'so no person is rendered per request any more: the page statement takes ~0.11 ms alone in a tight loop (it was ~0.54 ms with json_object over 31 columns). ' +
-  "Since 2026-11-29 the account view on SQLite reads the four pieces stored joined (people.json_whole), which SQLite hands over in a sixth less time than it concatenates them (101 rows: 121 → 101 µs alone; SQLite's concat() in place of || gained nothing). " +
   "Since 2026-11-27 api.fetch's text() and json() return the text the Response was built from instead of decoding its bytes again (core/http/text-response.ts): ~110 µs less a people page, ~25 µs an events page. " +
   'Since 2026-11-28 the Node adapter reads rows as arrays and names their columns in JavaScript (adapters/node/array-rows.ts; 101 rows of the page: 171 → 144 µs alone) and the body is joined flat in one join (~25 µs less a people page, the copy V8 made of a joined page wrapped in its envelope). ' +
-  "Since 2026-11-29 the page reads its people's JSON alone, a bare value each (better-sqlite3's pluck), and the positions of its last person and the next from the index, in the same statement (core/store/people-store.ts): 97 → 68 µs alone, 116 → 84 µs between requests. " +
-  "Since 2026-11-29 evening that JSON is filed in page order in a table of its own (people_whole, without rowid, keyed by account, lastSeen and id: migration 0017), so the page reads one range of adjacent rows instead of a lookup in the people table a person: 56 → 34–42 µs alone; in the people-paging suite 0.116 → 0.107 ms, 1.30× → 1.16× an events page. " +
-  'Since 2026-12-02 people_whole keeps each person as the bytes a page is read from by a copy (core/store/whole-people.ts, migration 0019): Latin-1, or UTF-8 between two NULs for anyone beyond Latin-1, ' +
-  'and SQLite joins the page into one blob, which becomes one string as Latin-1 (Buffer copies it, ~9 µs for 92 KB): the statement 50–67 → ~33 µs alone, and in-process 1.44× → 0.98× an events page (interleaved, 2026-12-02). ' +
-  'Before that, a profile of the page split it as: SQLite and the driver ~47% (the key, the rate-limit count and the page, its ~92 KB of text turned into JS strings); ' +
+  'Since 2026-12-06 every view reads its page in one keyset query of rows (JSON, lastSeen, id), the same on SQLite and PostgreSQL: the whole-person copy in page order (people_whole), its Latin-1 bytes, the separate positions arm and the one-column reads are gone (issue 58). ' +
+  'A profile of the page split it as: SQLite and the driver ~47% (the key, the rate-limit count and the page, its ~92 KB of text turned into JS strings); ' +
   'joining the body ~4%; GC ~3%; naming the rows\' columns ~2%; the rest the Request/Response objects, key hashing, the signed cursor and Kysely. ' +
   'The floor pays no Response: it returns its string.';
 
@@ -32,7 +28,7 @@ const BODY =
   'A people page carries twice the bytes of an events page (~927 bytes an item against ~451) and is not pure ASCII (the demo locations hold a few "ã"). ' +
   "In-process nothing encodes it (text() returns the string the Response was built from), but V8 turns UTF-8 into a string by a slow path from a string's first non-ASCII byte on: " +
   'the page joined by SQLite into one UTF-8 string, as an events page is, took ~270 µs to become a JS string against ~120 µs for its 100 rows (of which 8 hold such a character). ' +
-  'So people are stored as Latin-1 bytes (UTF-8 between NULs only for anyone beyond Latin-1), and the page joined by SQLite is read as Latin-1: a copy, as fast as ASCII.';
+  'The page is read as its rows, each person decoded from UTF-8 on their own.';
 
 /** Why an account key's `domain`/`client_ref` page costs more than the unfiltered one. */
 const SITE_FILTER =

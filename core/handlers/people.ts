@@ -1,7 +1,7 @@
 import { notFound, quoteInput } from '../http/errors.ts';
 import type { RequestContext } from '../http/context.ts';
 import { jsonList, rawJson } from '../http/respond.ts';
-import { paginationOf } from '../paging/page.ts';
+import { cutPage } from '../paging/page.ts';
 import { HOT_LEADS, LAST_SEEN_AFTER, PAGING_PARAMS, SITE_FILTER_PARAMS, readPage, readSiteFilters, viewFor } from './filters.ts';
 import type { Reply } from '../http/reply.ts';
 
@@ -15,10 +15,9 @@ export async function listPeople(ctx: RequestContext): Promise<Reply> {
   const filters = { lastSeenAfter: afterMs === undefined ? undefined : Math.floor(afterMs / 1000), hotLeadsOnly: hot === true };
   const page = await readPage(ctx, 'people', { ...siteFilters, ...filters });
   const view = await viewFor(ctx, siteFilters);
-  const { items, count, next } = await services.people.page(view, filters, page.after, page.limit);
-  const pagination = await paginationOf(count, next, page, services.cursors, nowSeconds);
-  // Rows arrive as the JSON the API returns (stored text), so the page is joined as text, or as
-  // bytes where the driver reads them faster (see the SQLite dialect).
+  const rows = await services.people.page(view, filters, page.after, page.limit + 1);
+  const { items, pagination } = await cutPage(rows, page, services.cursors, nowSeconds);
+  // Rows arrive as the JSON the API returns (stored text), so the page is joined as text.
   return jsonList(items, pagination);
 }
 

@@ -16,38 +16,12 @@ export function rawJson(text: string, status = 200): Reply {
   return new Reply(status, text, { 'content-type': JSON_TYPE });
 }
 
-const utf8 = new TextEncoder();
-
-/**
- * A list page from resources that are already JSON (written by the database): `{ data, pagination }`.
- * Resources read as UTF-8 bytes (see the dialect's `bodyJson`) are copied into a byte body as they are.
- */
-export function jsonList(items: readonly { json: string | Uint8Array }[], pagination: unknown): Reply {
-  const tail = `],"pagination":${JSON.stringify(pagination)}}`;
-  if (items.every((item) => typeof item.json === 'string')) return rawJson(joinedText(items as readonly { json: string }[], tail));
-  const parts: Uint8Array[] = [utf8.encode('{"data":[')];
-  items.forEach((item, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(typeof item.json === 'string' ? utf8.encode(item.json) : item.json);
-  });
-  parts.push(utf8.encode(tail));
-  const body = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    body.set(part, at);
-    at += part.byteLength;
-  }
-  return new Reply(200, body, { 'content-type': JSON_TYPE });
+/** A list page from resources that are already JSON (written by the database): `{ data, pagination }`. */
+export function jsonList(items: readonly { json: string }[], pagination: unknown): Reply {
+  return rawJson(joinedText(items, `],"pagination":${JSON.stringify(pagination)}}`));
 }
 
-const COMMA = utf8.encode(',');
-
-/**
- * `{"data":[…items…` + `tail` as one join. Wrapping a joined page in `{"data":[`…tail with `+`
- * makes a rope that V8 copies again, flat, the first time the body is measured or written: for a
- * page of 100 people (~92 KB) that second copy cost ~25 µs, ~8% of the page (2026-11-28). The
- * join writes the flat string once.
- */
+/** `{"data":[…items…` + `tail` as one join: one flat string, where `+` would make a rope V8 copies again. */
 function joinedText(items: readonly { json: string }[], tail: string): string {
   if (items.length === 0) return `{"data":[${tail}`;
   const parts = items.map((item) => item.json);

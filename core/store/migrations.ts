@@ -18,6 +18,7 @@ import { personJsonWhole } from './migrations/0016-person-json-whole.ts';
 import { peopleWhole } from './migrations/0017-people-whole.ts';
 import { statsBlocks } from './migrations/0018-stats-blocks.ts';
 import { peopleWholeBytes } from './migrations/0019-people-whole-bytes.ts';
+import { dropPeopleWhole } from './migrations/0020-drop-people-whole.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '0017_people_whole': peopleWhole,
   '0018_stats_blocks': statsBlocks,
   '0019_people_whole_bytes': peopleWholeBytes,
+  '0020_drop_people_whole': dropPeopleWhole,
 };
 
 /** The names of every migration, in the order they run. */

@@ -9,7 +9,6 @@ import { latestOfOwner, latestPage, PERSON_ACTIVITY, PERSON_ACTIVITY_ACCOUNT_WID
 import { latestVisitedOf, visitedAnyOf } from './site-visits.ts';
 import type { Database, Db } from './schema.ts';
 import { canNameStoredText, dialectOf, type SqlDialect } from './dialect/index.ts';
-import { latin1DecoderOf, wholeText, type Latin1Decoder } from './whole-people.ts';
 
 /** Filters of the people list, already validated. */
 export interface PeopleFilters {
@@ -17,21 +16,15 @@ export interface PeopleFilters {
   hotLeadsOnly?: boolean;
 }
 
-/**
- * A page of people: its JSON as pieces to join with commas, each piece one person as the API
- * returns them (or several, joined already), as text or its UTF-8 bytes (as the dialect reads a body).
- */
-export interface PeoplePage {
-  items: { json: string | Uint8Array }[];
-  /** How many people the pieces hold. */
-  count: number;
-  /** The last person's position when more people follow; null on the last page. */
-  next: CursorPosition | null;
+/** A person of a page: their JSON as the API returns it, and their position for a cursor. */
+export interface PersonRow {
+  json: string;
+  position: CursorPosition;
 }
 
 /** What the people queries select: the person's JSON, attribution included, and its sort key. */
 interface PersonJsonRow {
-  json: string | Uint8Array;
+  json: string;
   id: string;
   last_seen: number;
 }
@@ -40,48 +33,33 @@ interface PersonJsonRow {
 export class PeopleStore {
   readonly #queries: CompiledQueries;
   readonly #dialect: SqlDialect;
-  readonly #latin1: Latin1Decoder;
 
   constructor(private readonly db: Db) {
     this.#queries = new CompiledQueries(db);
     this.#dialect = dialectOf(db);
-    this.#latin1 = latin1DecoderOf(db);
   }
 
-  /** A person's JSON as `read` asks for it. */
-  #json(text: RawBuilder<string>, read: JsonRead): RawBuilder<string | Uint8Array> {
-    return read === 'body' ? this.#dialect.bodyJson(text) : text;
-  }
-
-  /** One page of `limit` people, `lastSeen` descending then `id` descending, after `after` when given. */
-  async page(view: View, filters: PeopleFilters, after: CursorPosition | null, limit: number): Promise<PeoplePage> {
-    if (view.kind === 'empty') return { items: [], count: 0, next: null };
+  /**
+   * Up to `take` people, `lastSeen` descending then `id` descending, after `after` when given:
+   * one keyset query per view, each person's JSON joined from its stored pieces.
+   */
+  async page(view: View, filters: PeopleFilters, after: CursorPosition | null, take: number): Promise<PersonRow[]> {
+    if (view.kind === 'empty') return [];
     const hot = filters.hotLeadsOnly === true;
     const since = filters.lastSeenAfter;
-    const values: Record<string, unknown> = { ...peoplePageValues(view), ...(after ? { afterTs: after.sortValue, afterId: after.id } : {}) };
+    const values: Record<string, unknown> = { ...peoplePageValues(view), take };
     if (since !== undefined) values.since = since;
-    const shape = `${viewShape(view)}:${hot}:${since !== undefined}:${after !== null}`;
-    if (view.kind === 'account' && !hot && this.#dialect.storesWholePeople) {
-      const rows = await this.#queries.rows(`whole:${shape}`, (p) => this.#wholePage(p, view, since !== undefined, after !== null), { ...values, limit, lastIndex: limit - 1 });
-      return pageOfWholeRows(rows, limit, this.#latin1);
-    }
-    const plain = !isScopedSites(view) && view.kind !== 'sites';
-    if (plain && this.#dialect.readsPositionsApart) {
-      const rows = await this.#queries.rows(`apart:${shape}`, (p) => this.#pageApart(p, view, hot, since !== undefined, after !== null), { ...values, limit, lastIndex: limit - 1 });
-      return pageOfApartRows(rows, limit);
-    }
+    if (after) Object.assign(values, { afterTs: after.sortValue, afterId: after.id });
     const rows = await this.#queries.rows(
-      `page:${shape}`,
+      `page:${viewShape(view)}:${hot}:${since !== undefined}:${after !== null}`,
       (p) => {
         if (isScopedSites(view)) return this.#scopedPage(p, view, hot, since !== undefined, after !== null);
         if (view.kind === 'sites') return this.#filteredPage(p, view, hot, since !== undefined, after !== null);
-        return this.#plainPage(p, view, hot, since !== undefined, after !== null).limit(p('take'));
+        return this.#plainPage(p, view, hot, since !== undefined, after !== null);
       },
-      { ...values, take: limit + 1 },
+      values,
     );
-    const items = rows.slice(0, limit);
-    const last = items[items.length - 1];
-    return { items, count: items.length, next: rows.length > limit && last ? { sortValue: last.last_seen, id: last.id } : null };
+    return rows.map((row) => ({ json: row.json, position: { sortValue: row.last_seen, id: row.id } }));
   }
 
   /**
@@ -89,41 +67,13 @@ export class PeopleStore {
    * answers activity and order (people account-wide, person_sites for one site).
    */
   #plainPage(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean): PeopleQuery {
-    const [lastSeen, id] = plainOrder(view);
-    let query = this.#viewQuery(p, view, AS_BODY, !hot);
+    const [lastSeen, id] = isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
+    let query = this.#viewQuery(p, view);
     // One site's hot leads have an index of their own, which the literal 1 lets the planner use.
     if (hot) query = isOneSite(view) ? query.where(sql<boolean>`ps.person_is_hot_lead = 1`) : query.where(sql.ref('p.is_hot_lead'), '=', 1);
     if (since) query = query.where(lastSeen, '>', p('since'));
     if (after) query = query.where(sql<boolean>`(${lastSeen}, ${id}) < (${p('afterTs')}, ${p('afterId')})`);
-    return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc');
-  }
-
-  /**
-   * {@link #plainPage} as the dialect reads it fastest (`readsPositionsApart`): the page's JSON
-   * alone, a row each, then the positions of its last person and of the one after it, if any,
-   * each as a JSON array `[last_seen, id]`, read from the index alone.
-   */
-  #pageApart(p: Param, view: VisibleView, hot: boolean, since: boolean, after: boolean) {
-    const ordered = this.#plainPage(p, view, hot, since, after);
-    const bodies = this.db.selectFrom(ordered.limit(p('limit')).as('page')).select('page.json');
-    const tail = this.db.selectFrom(lastPositions(p, view, ordered).as('tail')).select(this.#dialect.jsonArray([sql.ref('tail.last_seen'), sql.ref('tail.id')]).as('json'));
-    return bodies.unionAll(tail);
-  }
-
-  /**
-   * {@link #plainPage} of the account view by `lastSeen` alone, from its people's JSON filed in
-   * page order as bytes (whole-people.ts): one row of the page's people joined into one blob by
-   * SQLite, with their count, then the positions of its last person and of the one after it, if
-   * any, read from the index alone.
-   */
-  #wholePage(p: Param, view: VisibleView, since: boolean, after: boolean) {
-    const ordered = this.#plainPage(p, view, false, since, after);
-    const joined = this.#dialect.orderedConcat(sql.ref('page.json'), ',', sql`last_seen desc, id desc`);
-    const people = this.db
-      .selectFrom(ordered.limit(p('limit')).as('page'))
-      .select([sql<Uint8Array | null>`cast(${joined} as blob)`.as('json'), sql<number | null>`count(*)`.as('count'), sql<number | null>`null`.as('last_seen'), sql<string | null>`null`.as('id')]);
-    const tail = this.db.selectFrom(lastPositions(p, view, ordered).as('tail')).select([sql<Uint8Array | null>`null`.as('json'), sql<number | null>`null`.as('count'), 'tail.last_seen', 'tail.id']);
-    return people.unionAll(tail);
+    return query.orderBy(lastSeen, 'desc').orderBy(id, 'desc').limit(p('take'));
   }
 
   /** One person visible in the view, as JSON text, or undefined. */
@@ -142,7 +92,7 @@ export class PeopleStore {
       },
       values,
     );
-    return row?.json as string | undefined;
+    return row?.json;
   }
 
   /** The summary of a person visible in the view. */
@@ -178,7 +128,7 @@ export class PeopleStore {
     if (since) conditions.push(sql<boolean>`a.last_seen > ${p('since')}`);
     const latest = latestPage(PERSON_ACTIVITY, { sitePks, conditions, after: after ? [p('afterTs'), p('afterId')] : null, take: p('take') }, this.#dialect);
     // The page is chosen before any person is written as JSON; sorting its few rows again is cheap.
-    return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps'), AS_BODY).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
+    return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latest, 'ps')).orderBy(sql.ref('ps.last_seen'), 'desc').orderBy(sql.ref('ps.id'), 'desc');
   }
 
   /**
@@ -200,7 +150,7 @@ export class PeopleStore {
     return this.db
       .selectFrom(sql<LatestRow>`(${latest})`.as('k'))
       .innerJoin('people as p', 'p.pk', 'k.owner_pk')
-      .select([this.#json(storedPersonJsonSql(sql`p.json_figures`, sql`k.json_site`), AS_BODY).as('json'), 'k.id', 'k.last_seen'])
+      .select([storedPersonJsonSql(sql`p.json_figures`, sql`k.json_site`).as('json'), 'k.id', 'k.last_seen'])
       .orderBy(sql.ref('k.last_seen'), 'desc')
       .orderBy(sql.ref('k.id'), 'desc')
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
@@ -212,11 +162,11 @@ export class PeopleStore {
    * one site are written here, between the person's stored head and tail, with the attribution of
    * the latest row's site.
    */
-  #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>, read: JsonRead = AS_TEXT): PeopleQuery {
+  #scopedPeople(figures: AliasedRawBuilder<ScopedFigures, 'ps'>): PeopleQuery {
     return this.db
       .selectFrom(figures)
       .innerJoin('people as p', 'p.pk', 'ps.owner_pk')
-      .select([this.#json(storedPersonJsonSql(sql`coalesce(ps.sole_json_figures, ${figuresJsonSql('ps', this.#dialect)})`, sql`ps.json_site`), read).as('json'), 'ps.id', 'ps.last_seen'])
+      .select([storedPersonJsonSql(sql`coalesce(ps.sole_json_figures, ${figuresJsonSql('ps', this.#dialect)})`, sql`ps.json_site`).as('json'), 'ps.id', 'ps.last_seen'])
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
 
@@ -225,33 +175,23 @@ export class PeopleStore {
    * sites; a scoped key sees only its site's visits. Each person's JSON is stored text (see
    * person-row.ts): the account view reads it from the person's row alone, one site from the
    * person's row and its visits there. The views read different tables, so callers refine it
-   * through `sql.ref`. `inOrder`: a page refined by nothing but `lastSeen`, which the account
-   * view then reads from its people's JSON filed in page order, where the dialect stores it.
+   * through `sql.ref`.
    */
-  #viewQuery(p: Param, view: VisibleView, read: JsonRead = AS_TEXT, inOrder = false): PeopleQuery {
+  #viewQuery(p: Param, view: VisibleView): PeopleQuery {
     if (isOneSite(view)) {
       return this.db
         .selectFrom('person_sites as ps')
         .innerJoin('people as p', 'p.pk', 'ps.person_pk')
-        .select([this.#json(storedPersonJsonSql(sql`ps.json_figures`, sql`ps.json_site`), read).as('json'), 'ps.person_id as id', 'ps.last_seen'])
+        .select([storedPersonJsonSql(sql`ps.json_figures`, sql`ps.json_site`).as('json'), 'ps.person_id as id', 'ps.last_seen'])
         .where('ps.site_pk', '=', p('sitePk'))
         .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     }
-    if (view.kind === 'account' && inOrder && this.#dialect.storesWholePeople) {
-      // The account's people as filed in page order (migration 0017), under the people's alias:
-      // `p.last_seen` and `p.id` order and bound the page as they do on the people table.
-      return this.db
-        .selectFrom('people_whole as p')
-        .select(['p.id', 'p.last_seen', this.#json(sql.ref<string>('p.json'), read).as('json')])
-        .where('p.account_id', '=', p('accountId'))
-        .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
-    }
     const query = this.db.selectFrom('people as p').select(['p.id', 'p.last_seen']).where('p.account_id', '=', p('accountId'));
-    if (view.kind === 'account') return query.select(this.#json(accountPersonJsonSql(), read).as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
+    if (view.kind === 'account') return query.select(accountPersonJsonSql().as('json')).$castTo<PersonJsonRow>() as unknown as PeopleQuery;
     // Account-wide figures, attributed to the latest of the selected sites.
     const sitePks = sitePlaceholders(view, p);
     return query
-      .select(this.#json(storedPersonJsonSql(sql`p.json_figures`, latestSiteJsonOf(sitePks)), read).as('json'))
+      .select(storedPersonJsonSql(sql`p.json_figures`, latestSiteJsonOf(sitePks)).as('json'))
       .where(visitedAnyOf(sitePks))
       .$castTo<PersonJsonRow>() as unknown as PeopleQuery;
   }
@@ -260,61 +200,8 @@ export class PeopleStore {
 /** A `person_sites` row (aliased `a`) of a hot lead: a literal 1, so the hot leads' own indexes apply. */
 const HOT_ROW = sql<boolean>`a.person_is_hot_lead = 1`;
 
-/** How a query reads each person's JSON: as text (one person's answer), or as a page body reads it fastest. */
-type JsonRead = 'text' | 'body';
-const AS_TEXT: JsonRead = 'text';
-const AS_BODY: JsonRead = 'body';
-
 /** A people query of any view, seen only through its result row. */
 type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
-
-/** The columns a plain page is ordered by: `lastSeen`, then `id`. */
-function plainOrder(view: VisibleView): [RawBuilder<number>, RawBuilder<string>] {
-  return isOneSite(view) ? [sql.ref('ps.last_seen'), sql.ref('ps.person_id')] : [sql.ref('p.last_seen'), sql.ref('p.id')];
-}
-
-/** The positions (`last_seen`, `id`) of a plain page's last person and of the one after it, if any: from the index alone. */
-function lastPositions(p: Param, view: VisibleView, ordered: PeopleQuery) {
-  const [lastSeen, id] = plainOrder(view);
-  return ordered.clearSelect().select([lastSeen.as('last_seen'), id.as('id')]).limit(2).offset(p('lastIndex'));
-}
-
-/**
- * A page from {@link PeopleStore.#pageApart}'s rows: people's JSON (an object, `{`) first, then up
- * to two positions (a JSON array, `[`), the page's last person's and the next one's: a second
- * proves a next page exists, and the cursor points after the first.
- */
-function pageOfApartRows(rows: { json: string | Uint8Array }[], limit: number): PeoplePage {
-  const positions: [number, string][] = [];
-  while (rows.length > 0 && startsArray(rows[rows.length - 1]!.json)) positions.unshift(JSON.parse(asText(rows.pop()!.json)) as [number, string]);
-  const [last, following] = positions;
-  return { items: rows, count: rows.length, next: following && last && rows.length === limit ? { sortValue: last[0], id: last[1] } : null };
-}
-
-/**
- * A page from {@link PeopleStore.#wholePage}'s rows: the people's joined bytes with their count
- * (the row with a count), then up to two positions, in page order (SQLite runs a compound's arms
- * in order), as for {@link pageOfApartRows}.
- */
-function pageOfWholeRows(rows: { json: Uint8Array | null; count: number | null; last_seen: number | null; id: string | null }[], limit: number, latin1: Latin1Decoder): PeoplePage {
-  const head = rows.find((r) => r.count !== null);
-  const [last, following] = rows.filter((r) => r.count === null);
-  const count = Number(head?.count ?? 0);
-  const items = head?.json ? [{ json: wholeText(head.json, latin1) }] : [];
-  return { items, count, next: following && last && count === limit ? { sortValue: last.last_seen!, id: last.id! } : null };
-}
-
-/** JSON as text: a position is read as text, but a driver may hand any text over as bytes. */
-function asText(json: string | Uint8Array): string {
-  return typeof json === 'string' ? json : UTF8.decode(json);
-}
-
-const UTF8 = new TextDecoder();
-
-/** Whether a row's JSON is an array (a position) rather than an object (a person). */
-function startsArray(json: string | Uint8Array): boolean {
-  return (typeof json === 'string' ? json.charCodeAt(0) : json[0]) === 0x5b;
-}
 
 /**
  * The stored attribution of the person `p`'s most recently visited site among `sitePks`: the

@@ -6,17 +6,14 @@ import { jsonScalar, jsonText, type JsonValue, type SqlDialect } from './dialect
  * The one mapping from rows to a Person, as JSON text written by the database (see the dialect's
  * `jsonObject`), and the stored pieces of that text the read API joins.
  *
- * Writing a person as JSON costs the database ~4 µs (json_object over 31 columns), most of a list
- * page. So each person's JSON is stored in pieces as the data is loaded (see stored-text.ts), and
- * a page concatenates them, whatever the view:
+ * Writing a person as JSON (json_object over 31 columns) was most of a list page's cost. So each
+ * person's JSON is stored in pieces as the data is loaded (see stored-text.ts), and a page
+ * concatenates them, whatever the view:
  *
  *     json_head      {"id":…,…,"profileImageUrl":…,          people: every field before the figures
  *     json_figures   "visitCount":3,"firstSeen":"…","lastSeen":"…"   people (account-wide) or person_sites (one site)
  *     json_tail      ,"isHotLead":…,…,"companyData":{…}      people: every field after them, the company's included
  *     json_site      ,"domain":"…","clientRef":…}           people (their latest site) or person_sites (that site)
- *
- * and, for the account view where the dialect keeps it (SQLite), the four joined, filed in page
- * order in `people_whole` (account, `lastSeen`, id: an account key's page reads one range of it).
  *
  * A scoped key over several sites sums its figures at query time ({@link figuresJsonSql}).
  */
@@ -114,10 +111,6 @@ export function storedPersonJsonSql(figures: RawBuilder<string>, site: RawBuilde
  * `GET /v1/people/{id}` returns it to an account key (figures over all sites, attributed to the
  * latest visit), from the person's row alone. For another attribution (an export under a
  * `domains` filter), use {@link personJsonAtSiteSql} with that site's `person_sites` row.
- *
- * People not read in page order (hot leads, one person, a webhook's) are read so even where
- * `people_whole` holds the same text: a hundred hot leads' pieces joined took 58 µs, their rows
- * of `people_whole` looked up one by one 90–109 µs (2026-11-29, SQLite).
  */
 export function accountPersonJsonSql(): RawBuilder<string> {
   return storedPersonJsonSql(sql`p.json_figures`, sql`p.json_site`);

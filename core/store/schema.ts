@@ -13,7 +13,6 @@ export interface Database {
   company_sites: CompanySitesTable;
   people: PeopleTable;
   person_sites: PersonSitesTable;
-  people_whole: PeopleWholeTable;
   events: EventsTable;
   person_pages: PersonPagesTable;
   export_jobs: ExportJobsTable;
@@ -105,20 +104,6 @@ export interface CompanySitesTable {
   last_seen: number;
   /** This site's figures as stored JSON members (company-row.ts). */
   json_figures: string | null;
-}
-
-/**
- * Each person's account-view JSON (the four pieces of `people` joined), filed in page order
- * (account, `lastSeen`, id) so an account key's people page reads one range of it (migration
- * 0017), as bytes read as Latin-1 (migration 0019). Where the dialect stores whole people
- * (SQLite); empty on Postgres.
- */
-export interface PeopleWholeTable {
-  account_id: string;
-  last_seen: number;
-  id: string;
-  /** As whole-people.ts stores it (bytes; text only between filing and storing it so). */
-  json: Uint8Array | string;
 }
 
 export interface PeopleTable {

@@ -2,17 +2,14 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
 import { dialectOf } from './dialect/index.ts';
 import { renderMissingCsv } from './stored-csv.ts';
-import { asciiAsBytes, storeWholeAsBytes } from './whole-people.ts';
-import { accountPersonJsonSql, figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
+import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
 
 /**
  * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to
  * what their rows render, by rewriting it from the rows in SQL wherever its inputs change:
  *
- * - a person loaded or reloaded: their head, figures, tail and attribution (and the four joined,
- *   filed in page order in `people_whole`, where the dialect stores them), and their sites' pieces;
- * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`)
- *   with their whole JSON where stored;
+ * - a person loaded or reloaded: their head, figures, tail and attribution, and their sites' pieces;
+ * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`);
  * - a company's activity recomputed (its people loaded): its figures, account-wide and per site.
  *
  * Events change none of it: a person's figures come with their visits. Sites never change once
@@ -65,21 +62,15 @@ async function renderMissing(db: Kysely<any>): Promise<void> {
   await renderCompanies(db, sql<boolean>`json_head is null`);
   await renderCompanySites(db, sql<boolean>`json_figures is null`);
   await renderPersonSites(db, sql<boolean>`json_site is null`);
-  const lacking = dialectOf(db).storesWholePeople ? sql<boolean>`(p.json_head is null or not exists (select 1 from people_whole w where w.account_id = p.account_id and w.id = p.id))` : sql<boolean>`p.json_head is null`;
   const { lo, hi } = (await db.selectFrom('people').select((eb) => [eb.fn.min<number>('pk').as('lo'), eb.fn.max<number>('pk').as('hi')]).executeTakeFirst()) ?? {};
   if (lo === null || lo === undefined || hi === null || hi === undefined) return;
   for (let from = lo; from <= hi; from += PEOPLE_PER_STEP) {
-    // Named by key: renderPeople reads its condition again after rewriting the rows, when they no longer lack anything.
-    const rows = await db.selectFrom('people as p').select('p.pk').where(sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and ${lacking}`).execute();
+    const rows = await db.selectFrom('people as p').select('p.pk').where(sql<boolean>`p.pk >= ${from} and p.pk < ${from + PEOPLE_PER_STEP} and p.json_head is null`).execute();
     if (rows.length > 0) await renderPeople(db, sql<boolean>`p.pk in (${sql.join(rows.map((r) => r.pk))})`);
   }
 }
 
-/**
- * Rewrites every stored piece of the people `p` matching `which` (their whole JSON too, where
- * stored), from their rows, companies and latest sites. `which` must not depend on the stored
- * text: it is read again, after the rewrite, to file the whole JSON in page order.
- */
+/** Rewrites every stored piece of the people `p` matching `which`, from their rows, companies and latest sites. */
 export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const dialect = dialectOf(db);
   // One statement renders with the joins the reference rendering has (a scalar subquery would
@@ -107,10 +98,9 @@ export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>):
     })
     .whereRef('people.pk', '=', 'x.pk')
     .execute();
-  await fileWholePeople(db, which);
 }
 
-/** Rewrites the tail (with `companyData`) of the people `p` matching `which`, and their whole JSON where stored: their company changed. `which` as for {@link renderPeople}. */
+/** Rewrites the tail (with `companyData`) of the people `p` matching `which`: their company changed. */
 export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const rendered = db
     .selectFrom('people as p')
@@ -118,25 +108,6 @@ export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boole
     .select(['p.pk', tailJsonSql(dialectOf(db)).as('tail')])
     .where(which);
   await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail') }).whereRef('people.pk', '=', 'x.pk').execute();
-  await fileWholePeople(db, which);
-}
-
-/**
- * Files the whole JSON of the people `p` matching `which` anew in `people_whole` (migration 0017),
- * their stored pieces joined, where the dialect stores it: a piece or their `lastSeen` changed,
- * so each person's row is found by id, whatever `lastSeen` it was filed under, and replaced. It
- * is kept as bytes (whole-people.ts): SQL files ASCII people so, JavaScript the rest.
- */
-async function fileWholePeople(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
-  if (!dialectOf(db).storesWholePeople) return;
-  const people = db.selectFrom('people as p').where(which);
-  await db.deleteFrom('people_whole').where(sql<boolean>`(account_id, id) in (${people.select(['p.account_id', 'p.id'])})`).execute();
-  await db
-    .insertInto('people_whole')
-    .columns(['account_id', 'last_seen', 'id', 'json'])
-    .expression(people.select(['p.account_id', 'p.last_seen', 'p.id', asciiAsBytes(accountPersonJsonSql()).as('json')]))
-    .execute();
-  await storeWholeAsBytes(db, sql<boolean>`(account_id, id) in (${people.select(['p.account_id', 'p.id'])})`);
 }
 
 /** Rewrites the figures and attribution of the `person_sites` rows matching `which`. */

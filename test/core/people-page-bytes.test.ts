@@ -4,10 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api, type Database as Schema, type PersonInput } from '../../adapters/node/index.ts';
 
 /**
- * An account key's people page on SQLite joins its people's JSON as SQLite stores it, Latin-1
- * bytes or UTF-8 beyond Latin-1 (core/store/whole-people.ts), and reads the page as Latin-1. Read
- * through our adapter's driver (Buffer decodes it) or through Kysely's own SQLite dialect (no
- * decoder offered: the core's own), every page must be each person's own answer, byte for byte.
+ * An account key's people page on SQLite, with names in ASCII, in Latin-1 and beyond it. Read
+ * through our adapter's driver or through Kysely's own SQLite dialect, every page must be each
+ * person's own answer, byte for byte.
  */
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);

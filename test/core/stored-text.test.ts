@@ -6,7 +6,6 @@ import { dialectOf } from '../../core/store/dialect/index.ts';
 import { accountPersonJsonSql, personJsonAtSiteSql, personJsonSql, storedPersonJsonSql, withSite } from '../../core/store/person-row.ts';
 import { COMPANY_ACTIVITY, latestPage, PERSON_ACTIVITY, withFigures } from '../../core/store/scoped-activity.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
-import { wholeText } from '../../core/store/whole-people.ts';
 import { BACKENDS, reopenableDatabases, type OpenedDatabase, type ReopenableDatabases } from '../support/backends.ts';
 import { undoMigrationsFrom } from '../support/undo-migrations.ts';
 
@@ -69,14 +68,6 @@ async function expectStoredTextRendered(db: Kysely<Database>): Promise<void> {
   const people = await accountPeople(db);
   expect(people.length).toBeGreaterThan(0);
   for (const r of people) expect(r.stored, r.id).toBe(r.rendered);
-  // The whole JSON filed in page order: one row a person where the dialect keeps it, under their
-  // lastSeen as it is now, their stored pieces joined; none elsewhere (PostgreSQL: see storesWholePeople).
-  const filed = await db.selectFrom('people_whole').select(['account_id', 'last_seen', 'id', 'json']).orderBy('account_id').orderBy('id').execute();
-  const expected = dialect.storesWholePeople
-    ? await db.selectFrom('people as p').select(['p.account_id', 'p.last_seen', 'p.id', accountPersonJsonSql().as('json')]).orderBy('p.account_id').orderBy('p.id').execute()
-    : [];
-  // Kept as bytes (whole-people.ts), which read back as the text.
-  expect(filed.map((r) => ({ ...r, last_seen: Number(r.last_seen), json: wholeText(r.json as Uint8Array) }))).toEqual(expected.map((r) => ({ ...r, last_seen: Number(r.last_seen) })));
   // Per site: one site's figures (a scoped key of that site), and account-wide figures attributed to it (a site filter).
   const visits = await db
     .selectFrom('person_sites as ps')
@@ -261,8 +252,8 @@ describe.each(BACKENDS)('stored JSON of people and companies ($name)', (backend)
     await expectAccountPagesRendered(api, accountKey);
   });
 
-  // 0007 added every piece; 0016 the account view's whole JSON beside pieces already rendered; 0017 files that JSON in page order; 0019 keeps it as bytes.
-  it.each(['0007_stored_json', '0016_person_json_whole', '0017_people_whole', '0019_people_whole_bytes'] as const)('fills the stored text of a database loaded before migration %s, and serves the same pages', async (migration) => {
+  // 0007 added every piece; 0016 the account view's whole JSON beside pieces already rendered; 0017 files that JSON in page order; 0019 kept it as bytes; 0020 drops it.
+  it.each(['0007_stored_json', '0016_person_json_whole', '0017_people_whole', '0019_people_whole_bytes', '0020_drop_people_whole'] as const)('fills the stored text of a database loaded before migration %s, and serves the same pages', async (migration) => {
     const { api, database } = await openFresh(databases);
     const keys = {
       account: (await api.admin.issueAccountKey('acc_a')).key,

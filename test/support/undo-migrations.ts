@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { dialectOf } from '../../core/store/dialect/index.ts';
 import { STORED_TEXT_COLUMNS } from '../../core/store/stored-text.ts';
-import { wholeText } from '../../core/store/whole-people.ts';
+import { accountPersonJsonSql } from '../../core/store/person-row.ts';
 
 /** The migrations a test can take a database back before (those since 0007). */
 export type UndoableMigration =
@@ -17,7 +17,8 @@ export type UndoableMigration =
   | '0016_person_json_whole'
   | '0017_people_whole'
   | '0018_stats_blocks'
-  | '0019_people_whole_bytes';
+  | '0019_people_whole_bytes'
+  | '0020_drop_people_whole';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -26,11 +27,21 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
-  if (dialectOf(db).storesWholePeople && first <= '0019_people_whole_bytes') {
-    // 0019 stored the whole JSON as bytes; SQL filed it as text before.
-    for (const row of await db.selectFrom('people_whole').select(['account_id', 'id', 'json']).execute()) {
-      await db.updateTable('people_whole').set({ json: wholeText(row.json as Uint8Array) }).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
-    }
+  if (first <= '0020_drop_people_whole') {
+    // Before 0020, people_whole (0017) held each person's account-view JSON on SQLite, empty on
+    // Postgres; filed here as text, as before 0019 (what it holds changes nothing going forward).
+    const t = dialectOf(db).types;
+    await db.schema
+      .createTable('people_whole')
+      .addColumn('account_id', t.text, (c) => c.notNull())
+      .addColumn('last_seen', t.int, (c) => c.notNull())
+      .addColumn('id', t.text, (c) => c.notNull())
+      .addColumn('json', t.text, (c) => c.notNull())
+      .addPrimaryKeyConstraint('people_whole_pk', ['account_id', 'last_seen', 'id'])
+      .$call((table) => (t.withoutRowid ? table.modifyEnd(t.withoutRowid) : table))
+      .execute();
+    await db.schema.createIndex('people_whole_by_id').on('people_whole').columns(['account_id', 'id']).unique().execute();
+    if (dialectOf(db).name === 'sqlite') await sql`insert into people_whole (account_id, last_seen, id, json) select p.account_id, p.last_seen, p.id, ${accountPersonJsonSql()} from people p`.execute(db);
   }
   if (first <= '0018_stats_blocks') await sql`delete from event_counts where span = ${16 * 86_400}`.execute(db);
   if (first === '0017_people_whole') {

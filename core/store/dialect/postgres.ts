@@ -40,7 +40,6 @@ export const postgresDialect: SqlDialect = {
     wholeFile: true,
     walkPkRange: (compiledSql) => compiledSql,
   },
-  bodyJson: (text) => sql<string>`${text}`,
   async relaxCommit(trx) {
     await sql`set local synchronous_commit = off`.execute(trx);
   },
@@ -52,8 +51,6 @@ export const postgresDialect: SqlDialect = {
   seeksRowValues: true,
   limitsUnionArms: true,
   joinsPageBodies: false,
-  storesWholePeople: false,
-  readsPositionsApart: false,
   async unlogged(db, table) {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },

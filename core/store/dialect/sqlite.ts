@@ -14,8 +14,7 @@ export const sqliteDialect: SqlDialect = {
   jsonObjectOrNull: (isNull, fields) => sql<string | null>`iif(${isNull}, null, ${jsonObject(fields)})`,
   jsonArray: (values) => sql<string>`json_array(${sql.join(values)})`,
   jsonBoolean: (flag) => ({ kind: 'json', expr: sql`json(iif(${flag} = 1, 'true', 'false'))` }),
-  // `datetime` with its space made a `T` costs half what the equivalent `strftime` format does,
-  // which is two of a page row's few dozen values but a fifth of its time.
+  // `datetime` with its space made a `T` is cheaper than the equivalent `strftime` format.
   isoInstant: (column) => sql<string>`(replace(datetime(${sql.ref(column)}, 'unixepoch'), ' ', 'T') || 'Z')`,
   // group_concat takes rows in the order the sorted subquery yields them.
   orderedConcat: (value, separator) => sql<string | null>`group_concat(${value}, ${sql.lit(separator)})`,
@@ -33,15 +32,12 @@ export const sqliteDialect: SqlDialect = {
       return walk;
     },
   },
-  bodyJson: (text) => sql<string>`${text}`,
   relaxCommit: async () => undefined,
   fastCompression: async () => undefined,
   unlogged: async () => undefined,
   seeksRowValues: false,
   limitsUnionArms: false,
   joinsPageBodies: true,
-  storesWholePeople: true,
-  readsPositionsApart: true,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
@@ -60,13 +56,3 @@ export const sqliteDialect: SqlDialect = {
   migrationSchema: async () => undefined,
 };
 
-/**
- * SQLite through a driver that hands a blob over faster than a text (bun:sqlite): a page body's
- * stored JSON is read as bytes and goes into the response unconverted. Measured over HTTP on the
- * people page: Bun 2,682 → 3,582 req/s; better-sqlite3 gained nothing and node:sqlite (Deno) lost
- * 31%, so they read text.
- */
-export const sqliteBlobBodiesDialect: SqlDialect = {
-  ...sqliteDialect,
-  bodyJson: (text) => sql<Uint8Array>`cast(${text} as blob)`,
-};
