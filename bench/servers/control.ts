@@ -6,9 +6,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { ROOT } from '../../scripts/runtime-command.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
-
-import { ROOT, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 
 export { ROOT, RUNTIMES, runtimeCommand, runtimeMissing, type Runtime } from '../../scripts/runtime-command.ts';
 

@@ -21,7 +21,7 @@ import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 import { ownResident } from '../resident-memory.ts';
 
-/** The seed of the export databases when `npm run bench:export` is not told one (as `npm run bench`'s). */
+/** The seed the export runs' key is derived from: fixed, so every run finds the key an earlier one issued. */
 export const EXPORT_SEED = 42;
 
 /** The rows every side exports, in file order: the 31 columns of an export file (people with their company and attributed site), nothing else the tables hold. */

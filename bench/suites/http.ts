@@ -101,7 +101,7 @@ export function httpTargets(cases: CaseResult[]): TargetResult[] {
     .filter((c) => c.role === 'ours')
     .flatMap((ours) => {
       const { runtime, page } = ours.params!;
-      const naive = cases.find((c) => c.role === 'floor' && c.params?.runtime === runtime && c.params?.page === page && c.params?.series === undefined);
+      const naive = cases.find((c) => c.role === 'floor' && c.params?.runtime === runtime && c.params?.page === page);
       return naive ? [rateTarget(`${runtime} adapter ≥ ${ADAPTER_BOUND}× the req/s of a naive ${runtime} server (page of 100 ${page})`, ours, naive, ADAPTER_BOUND)] : [];
     });
 }

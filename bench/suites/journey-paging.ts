@@ -1,13 +1,12 @@
 /**
  * Journey paging: a page of 100 events through `api.fetch` (auth, rate limits and signed cursor
- * included) at several depths, and whole walks, each beside the naive floors of journey-floor.ts.
+ * included) at several depths, each beside the naive floors of journey-floor.ts.
  */
 import type { Api } from '../../core/index.ts';
 import { timeTarget, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
-import { decodePosition, type Position } from '../servers/naive-page.ts';
 import { backendLabel, benchDatabaseOf, openJourneyFloor, type JourneyFloors } from './floors.ts';
 import { cursorParam, getText, nextCursorOf, openBenchApi } from './paging-api.ts';
-import { measure, pageTiming, walkTiming, type PagingCase } from './paging-bench.ts';
+import { measure, pageTiming, type PagingCase } from './paging-bench.ts';
 import { assertSameData, type SuiteOptions } from './suite.ts';
 
 const PAGE = 100;
@@ -51,7 +50,6 @@ export async function journeyPagingSuite(options: SuiteOptions): Promise<SuiteRe
   const api = await openBenchApi(benchDatabaseOf(options));
   const floors: JourneyFloors[] = [];
   const pageCases: PagingCase[] = [];
-  const walkCases: PagingCase[] = [];
   try {
     for (const journey of data.journeys) {
       const { personId, events } = journey;
@@ -71,46 +69,18 @@ export async function journeyPagingSuite(options: SuiteOptions): Promise<SuiteRe
         const params = { journey: events, depth, ...(isLargest ? { chart: 'depth' } : {}) };
         const floorName = `${at} · keyset floor`;
         pageCases.push(
-          { name: `${at} · api.fetch`, role: 'ours', params: { ...params, series: 'api.fetch', floor: floorName }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path + cursorParam(cursor)) },
-          { name: floorName, role: 'floor', params: { ...params, series: 'keyset floor' }, perCall: 1, unit: 'pages/s', run: () => floor.keysetPage(position) },
-          { name: `${at} · OFFSET floor`, role: 'floor', params: { ...params, series: 'OFFSET floor' }, perCall: 1, unit: 'pages/s', run: () => floor.offsetPage(depth) },
-        );
-      }
-      // Walk every journey but the smallest (unless it is the only one): walks show what depth costs in total.
-      if (data.journeys.length === 1 || events > Math.min(...data.journeys.map((j) => j.events))) {
-        const name = `walk ${size(events)} journey`;
-        walkCases.push(
-          { name: `${name} · api.fetch`, role: 'ours', params: { journey: events, series: 'api.fetch', floor: `${name} · keyset floor` }, perCall: events, unit: 'events/s', run: () => walkApi(api, key, path) },
-          { name: `${name} · keyset floor`, role: 'floor', params: { journey: events, series: 'keyset floor' }, perCall: events, unit: 'events/s', run: () => walkKeyset(floor) },
-          { name: `${name} · OFFSET floor`, role: 'floor', params: { journey: events, series: 'OFFSET floor' }, perCall: events, unit: 'events/s', run: () => walkOffset(floor) },
+          { name: `${at} · api.fetch`, role: 'ours', params: { ...params, series: 'api.fetch', floor: floorName }, unit: 'pages/s', run: () => getText(api, key, path + cursorParam(cursor)) },
+          { name: floorName, role: 'floor', params: { ...params, series: 'keyset floor' }, unit: 'pages/s', run: () => floor.keysetPage(position) },
+          { name: `${at} · OFFSET floor`, role: 'floor', params: { ...params, series: 'OFFSET floor' }, unit: 'pages/s', run: () => floor.offsetPage(depth) },
         );
       }
     }
-    const cases = [...(await measure(pageCases, pageTiming(tiny), options.progress)), ...(await measure(walkCases, walkTiming(tiny), options.progress))];
+    const cases = await measure(pageCases, pageTiming(tiny), options.progress);
     return { suite: 'journey-paging', title: `Journey paging (GET /v1/people/{id}/events, 100 per page, in-process, ${backendLabel(options)})`, cases, targets: journeyTargets(cases, largest.events, deep) };
   } finally {
     for (const floor of floors) await floor.close();
     await api.close();
   }
-}
-
-async function walkApi(api: Api, key: string, path: string): Promise<void> {
-  let cursor: string | undefined;
-  do cursor = nextCursorOf(await getText(api, key, path + cursorParam(cursor)));
-  while (cursor !== undefined);
-}
-
-async function walkKeyset(floor: JourneyFloors): Promise<void> {
-  let position: Position | null = null;
-  do {
-    const cursor = nextCursorOf(await floor.keysetPage(position));
-    position = cursor === undefined ? null : decodePosition(cursor);
-  } while (position !== null);
-}
-
-async function walkOffset(floor: JourneyFloors): Promise<void> {
-  let cursor: string | undefined = '0';
-  while (cursor !== undefined) cursor = nextCursorOf(await floor.offsetPage(Number(cursor)));
 }
 
 /** A deep page and the last page of the largest journey (the one the depth chart shows), each ≤ 1.2× its first page. */

@@ -1,6 +1,6 @@
 /**
  * Runs in-process cases through tinybench and turns each into a CaseResult: median and p99
- * latency, and a rate derived from the median (pages/s for one page, events/s for a whole walk).
+ * latency, and a rate derived from the median.
  */
 import { Bench } from 'tinybench';
 import { createRng, mixSeed } from '../../scripts/demo/rng.ts';
@@ -22,18 +22,11 @@ export function pageTiming(tiny: boolean): Timing {
   return tiny ? { time: 25, iterations: 5, warmupTime: 5, warmupIterations: 2, rounds: 1 } : { time: 1_200, iterations: 64, warmupTime: 200, warmupIterations: 8, rounds: 12 };
 }
 
-/** A whole walk takes up to seconds, so a fixed few walks rather than a time budget, one per round. */
-export function walkTiming(tiny: boolean): Timing {
-  return tiny ? { time: 0, iterations: 2, warmupTime: 0, warmupIterations: 1, rounds: 1 } : { time: 0, iterations: 5, warmupTime: 0, warmupIterations: 1, rounds: 5 };
-}
-
 /** A case to measure: the CaseResult fields besides the figures, and the work. */
 export interface PagingCase {
   name: string;
   role: CaseResult['role'];
   params?: Record<string, number | string>;
-  /** Units of `unit` one call does (1 page, or the events of a walk). */
-  perCall: number;
   unit: string;
   run: () => unknown;
 }
@@ -71,7 +64,7 @@ export async function measure(cases: PagingCase[], timing: Timing, progress: Pro
   return cases.map((c) => {
     const all = samples.get(c)!;
     const { medianMs, p99Ms } = percentiles(all);
-    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: (c.perCall * 1000) / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}) };
+    return { name: c.name, role: c.role, medianMs, p99Ms, perSecond: 1000 / medianMs, unit: c.unit, samples: all.length, ...(c.params ? { params: c.params } : {}) };
   });
 }
 

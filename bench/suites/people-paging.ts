@@ -67,8 +67,8 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
           if ((JSON.parse(ours) as { data: unknown[] }).data.length === 0) throw new Error(`${at} selects nobody: the benchmark would measure an empty page`);
           const params = { list, key: scoped ? `scoped ${scopeDomain}` : 'account', filter: v.label };
           cases.push(
-            { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, key, path) },
-            { name: `${at} · keyset floor`, role: 'floor', params, perCall: 1, unit: 'pages/s', run: () => floor.page(request) },
+            { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, unit: 'pages/s', run: () => getText(api, key, path) },
+            { name: `${at} · keyset floor`, role: 'floor', params, unit: 'pages/s', run: () => floor.page(request) },
           );
         }
       }
@@ -78,8 +78,8 @@ export async function peoplePagingSuite(options: SuiteOptions): Promise<SuiteRes
     assertSameData(await getText(api, data.accountKey, eventsPath), await journey.keysetPage(null), 'events page');
     const eventsAt = `events, account key, page of the ${data.largest.events.toLocaleString('en')}-event journey`;
     cases.push(
-      { name: `${eventsAt} · api.fetch`, role: 'ours', params: { list: 'events', floor: `${eventsAt} · keyset floor` }, perCall: 1, unit: 'pages/s', run: () => getText(api, data.accountKey, eventsPath) },
-      { name: `${eventsAt} · keyset floor`, role: 'floor', params: { list: 'events' }, perCall: 1, unit: 'pages/s', run: () => journey.keysetPage(null) },
+      { name: `${eventsAt} · api.fetch`, role: 'ours', params: { list: 'events', floor: `${eventsAt} · keyset floor` }, unit: 'pages/s', run: () => getText(api, data.accountKey, eventsPath) },
+      { name: `${eventsAt} · keyset floor`, role: 'floor', params: { list: 'events' }, unit: 'pages/s', run: () => journey.keysetPage(null) },
     );
     const measured = await measure(cases, pageTiming(tiny), options.progress);
     return {

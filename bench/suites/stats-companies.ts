@@ -43,7 +43,7 @@ export async function statsCompaniesSuite(options: StatsSuiteOptions): Promise<S
       for (const days of scopeDomain === undefined ? [1, 7, 30, 365] : [1, 30, 365]) {
         const path = `/v1/stats?days=${days}`;
         const at = `stats days=${days}, ${label}`;
-        cases.push({ name: `${at} · api.fetch`, role: 'ours', params: { list: 'stats', key: scopeDomain ?? 'account', days }, perCall: 1, unit: 'req/s', run: () => getText(api, key, path) });
+        cases.push({ name: `${at} · api.fetch`, role: 'ours', params: { list: 'stats', key: scopeDomain ?? 'account', days }, unit: 'req/s', run: () => getText(api, key, path) });
       }
     }
     for (const { label, key, scopeDomain } of keysOf(data).slice(0, 2)) {
@@ -54,8 +54,8 @@ export async function statsCompaniesSuite(options: StatsSuiteOptions): Promise<S
         assertSameData(await getText(api, key, path), lists.page(request), at);
         const params = { list: 'companies', key: scopeDomain ?? 'account', depth };
         cases.push(
-          { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, perCall: 1, unit: 'req/s', run: () => getText(api, key, path) },
-          { name: `${at} · keyset floor`, role: 'floor', params, perCall: 1, unit: 'req/s', run: () => lists.page(request) },
+          { name: `${at} · api.fetch`, role: 'ours', params: { ...params, floor: `${at} · keyset floor` }, unit: 'req/s', run: () => getText(api, key, path) },
+          { name: `${at} · keyset floor`, role: 'floor', params, unit: 'req/s', run: () => lists.page(request) },
         );
       }
     }
