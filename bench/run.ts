@@ -95,6 +95,17 @@ export interface RunOutcome {
   failed: string[];
 }
 
+/** The suites a run takes, or a UsageError naming one it cannot. */
+function suitesOf(options: Pick<RunOptions, 'suites' | 'postgres'>): SuiteName[] {
+  const backend = options.postgres === undefined ? 'sqlite' : 'postgres';
+  const suites = (options.suites ?? DEFAULT_SUITES[backend]) as SuiteName[];
+  const unknown = suites.filter((s) => !SUITES.includes(s));
+  if (unknown.length > 0) throw new UsageError(`unknown suite ${unknown.join(', ')}; known: ${SUITES.join(', ')}`);
+  const sqliteOnly = suites.filter((s) => (backend === 'postgres' ? POSTGRES_RUNNERS : RUNNERS)[s] === undefined);
+  if (sqliteOnly.length > 0) throw new UsageError(`suite ${sqliteOnly.join(', ')} runs on SQLite only; on PostgreSQL: ${DEFAULT_SUITES.postgres.join(', ')}`);
+  return suites;
+}
+
 /** Runs the benchmark and writes its reports. */
 export async function runBench(options: RunOptions): Promise<RunOutcome> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -103,12 +114,8 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
   const events = options.events ?? sizes.events;
   const journeys = options.journeys ?? sizes.journeys;
   const backend = options.postgres === undefined ? 'sqlite' : 'postgres';
-  const suites = (options.suites ?? DEFAULT_SUITES[backend]) as SuiteName[];
-  const unknown = suites.filter((s) => !SUITES.includes(s));
-  if (unknown.length > 0) throw new UsageError(`unknown suite ${unknown.join(', ')}; known: ${SUITES.join(', ')}`);
+  const suites = suitesOf(options);
   const runners = backend === 'postgres' ? POSTGRES_RUNNERS : RUNNERS;
-  const sqliteOnly = suites.filter((s) => runners[s] === undefined);
-  if (sqliteOnly.length > 0) throw new UsageError(`suite ${sqliteOnly.join(', ')} runs on SQLite only; on PostgreSQL: ${DEFAULT_SUITES.postgres.join(', ')}`);
   const postgres: PostgresTarget | undefined = options.postgres === undefined ? undefined : { url: options.postgres, prefix: options.postgresPrefix ?? DEFAULT_PREFIX };
   // A server that does not answer stops the run before any data is built.
   if (postgres) await (await connect(postgres.url)).end();
@@ -209,6 +216,8 @@ export async function main(argv: string[]): Promise<number> {
     await command.parseAsync(argv, { from: 'user' });
     const flags = command.opts<Flags>();
     if (flags.save && flags.tiny) command.error('error: a smoke run (--tiny) is never saved: its figures mean nothing', { exitCode: 2 });
+    // Named suites are checked before a folder is made for the reports.
+    suitesOf(flags);
     const { run, files, failed } = await runBench({
       tiny: flags.tiny === true,
       seed: flags.seed,
