@@ -4,7 +4,8 @@
  * sizes) and the export data (demo people only, many more of them). Both load the demo data as
  * the demo seeder does, through the admin surface.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createApi, ManualClock } from '../adapters/node/index.ts';
@@ -108,6 +109,22 @@ export async function exportDatabase(options: ExportDataOptions): Promise<string
     const demo = generateDemo({ seed, people, anchor: BENCH_ANCHOR });
     await loadDemo(admin, BENCH_ACCOUNT, { ...demo, events: function* () {}, eventCount: 0 }, onProgress);
   });
+}
+
+/**
+ * A copy of the export data with an account key of its own, for a suite that serves it over HTTP:
+ * the server writes (rate-limit counts, exports), and the cached database stays as built.
+ */
+export async function servedExportCopy(options: ExportDataOptions, label: string): Promise<{ db: string; key: string; remove: () => void }> {
+  const source = await exportDatabase(options);
+  const dir = mkdtempSync(join(tmpdir(), 'vi-bench-served-'));
+  const db = join(dir, 'served.sqlite');
+  copyFileSync(source, db);
+  const key = deriveDemoKey(options.seed, label);
+  const api = await createApi({ database: db, clock: new ManualClock(BENCH_ANCHOR) });
+  await api.admin.issueAccountKey(BENCH_ACCOUNT, { label, value: key });
+  await api.close();
+  return { db, key, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Keys, scoped site and journey people, as they follow from the seed. */

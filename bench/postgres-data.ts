@@ -5,14 +5,10 @@
  * kept on the server as a database named after the file and reused by later runs; it is built
  * under a temporary name and renamed only once complete, so an interrupted copy is never reused.
  *
- * Why a copy and not the admin surface: the copy puts the very rows of the SQLite file (keys,
- * pks, stored bodies) on the server, so the floors of both backends read the same data and the
- * SQLite build (faker, journeys) is not done twice; and it is a little quicker. Measured on this
- * 2-core machine with other work on it: `admin.loadEvents` into PostgreSQL 15 ran at ~5,400
- * events/s (100,000 in 18.4 s, so ~3 min for the default 1,000,000), the copy of the default data
- * set (1,000,000 events, 2,000 people) took 146 s. Batches of rows go as one JSON parameter that
- * the server turns into rows (`json_populate_recordset`): no COPY encoder to write. Either way it
- * is done once per seed and size: later runs find the database and reuse it.
+ * A copy rather than the admin surface puts the very rows of the SQLite file (keys, pks, stored
+ * bodies) on the server, so the floors of both backends read the same data and the SQLite build
+ * is not done twice. Batches of rows go as one JSON parameter that the server turns into rows
+ * (`json_populate_recordset`): no COPY encoder to write.
  */
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';

@@ -50,10 +50,25 @@ export function ratioText(c: CaseResult, suite: SuiteResult): string {
   return r ? `${r.ratio.toFixed(2)}× ${r.by}` : c.role === 'ours' ? '–' : c.role;
 }
 
-/** `≤ 1.1×` or `≥ 20×`. */
+/** `≤ 1.2×` or `≥ 100×`. */
 export function boundText(t: TargetResult): string {
   return `${t.direction === 'at-most' ? '≤' : '≥'} ${t.bound}×`;
 }
+
+/** A target's figure in its unit: `0.212 ms`, `3,412 req/s`, `33.3 MB`. */
+function figure(value: number, unit: string): string {
+  if (unit === 'ms') return ms(value);
+  if (unit === 'MB') return `${value.toFixed(1)} MB`;
+  return rate(value, unit);
+}
+
+/** One line per target: met or missed, the goal, and the two figures it was judged from. */
+export function targetLine(t: TargetResult): string {
+  return `${t.met ? 'met' : 'MISSED'}: ${t.goal}: ${figure(t.ours, t.unit)} against ${figure(t.against, t.unit)}, ${t.ratio.toFixed(2)}× (bound ${boundText(t)})`;
+}
+
+/** What a smoke run says instead of judging targets. */
+export const SMOKE_RUN = 'Smoke run (--tiny): every suite ran end to end on tiny data; its figures mean nothing and no target is judged.';
 
 /** Peak memory growth, when measured. */
 export function mb(value: number | undefined): string {

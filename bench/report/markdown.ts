@@ -1,33 +1,41 @@
 /**
- * `latest.md`: the summary the README shows. Targets first, each plainly met or missed with its
- * ratio and, when missed, what the profile shows; then one table per suite and the charts.
+ * The run as Markdown: how it ran, one line per target, and one table of every case. A run writes
+ * it as `latest.md` beside its JSON; `--save` also puts it in bench/README.md between two markers.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { BenchRun, SuiteResult } from '../results.ts';
-import { boundText, caseTable } from './figures.ts';
+import type { BenchRun } from '../results.ts';
+import { caseTable, SMOKE_RUN, targetLine } from './figures.ts';
+
+/** The markers around the figures in bench/README.md. */
+const BEGIN = '<!-- bench:results -->';
+const END = '<!-- /bench:results -->';
 
 /** Text safe inside a Markdown table cell. */
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** The summary as Markdown. */
-function formatMarkdown(run: BenchRun, charts: string[]): string {
+/** The figures as Markdown; `charts` are SVG paths relative to where the text is placed. */
+export function formatMarkdown(run: BenchRun, charts: string[]): string {
   const { machine } = run;
   const config = Object.entries(run.config)
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  const out = [
-    '# Benchmark results',
-    '',
-    `Run ${run.startedAt} on ${machine.cpus} CPUs, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}; \`${config}\`.`,
-    'Absolute figures vary 5–15% from run to run on these machines: compare the ratios, which come from one run.',
-    '"vs floor" is ours ÷ its floor (or peer), by median time (lower is better) or by rate (higher is better); our cases are in bold.',
-    '',
-    ...targetsSection(run),
-    ...run.suites.flatMap(suiteSection),
-  ];
-  if (charts.length > 0) out.push('## Charts', '', ...charts.map((file) => `![${file}](${file})`), '');
-  return out.join('\n');
+  const targets = run.suites.flatMap((s) => s.targets);
+  const out = [`Run ${run.startedAt.slice(0, 10)} on ${machine.cpus} CPUs, ${machine.memoryGb} GB, Node ${machine.node}, ${machine.platform}: \`${config}\`.`, ''];
+  if (run.config.tiny) out.push(SMOKE_RUN, '');
+  else if (targets.length > 0) out.push(`${targets.filter((t) => t.met).length} of ${targets.length} targets met.`, '', ...targets.map((t) => `- ${targetLine(t)}`), '');
+  out.push('| suite | case | median | p99 | per second | vs floor | peak memory |', '|---|---|---:|---:|---:|---:|---:|');
+  for (const suite of run.suites) {
+    for (const { case: c, figures } of caseTable(suite).rows) {
+      const [median, p99, perSecond, vsFloor, peak = ''] = figures;
+      const name = c.role === 'ours' ? `**${cell(c.name)}**` : cell(c.name);
+      out.push(`| ${suite.suite} | ${name} | ${median} | ${p99} | ${perSecond} | ${vsFloor} | ${peak} |`);
+    }
+  }
+  const skipped = run.suites.flatMap((s) => (s.skipped ?? []).map((why) => `- Skipped (${s.suite}): ${cell(why)}`));
+  if (skipped.length > 0) out.push('', ...skipped);
+  if (charts.length > 0) out.push('', ...charts.map((file) => `![${file}](${file})`));
+  return `${out.join('\n')}\n`;
 }
 
 /** Writes `<dir>/latest.md` and returns its path; `charts` are SVG file names beside it. */
@@ -37,32 +45,11 @@ export function writeMarkdown(run: BenchRun, dir: string, charts: string[]): str
   return path;
 }
 
-function targetsSection(run: BenchRun): string[] {
-  const targets = run.suites.flatMap((s) => s.targets.map((t) => ({ suite: s.suite, ...t })));
-  const out = ['## Targets', ''];
-  if (targets.length === 0) return [...out, 'No suite in this run judged a target.', ''];
-  const missed = targets.filter((t) => !t.met).length;
-  out.push(`${targets.length - missed} of ${targets.length} targets met${missed > 0 ? `, ${missed} missed` : ''}.`, '');
-  for (const t of targets) {
-    out.push(`- **${t.met ? 'met' : 'missed'}** (${t.suite}): ${t.goal}: measured **${t.ratio.toFixed(2)}×**, bound ${boundText(t)}.`);
-    if (t.note) out.push(`  ${t.note}`);
-  }
-  return [...out, ''];
-}
-
-function suiteSection(suite: SuiteResult): string[] {
-  const out = [`## ${suite.title}`, ''];
-  if (suite.cases.length > 0) {
-    const { head, rows } = caseTable(suite);
-    // The name column left-aligned, the figures right-aligned.
-    out.push(`| ${head.join(' | ')} |`, `|---|${'---:|'.repeat(head.length - 1)}`);
-    for (const { case: c, figures } of rows) {
-      const name = c.role === 'ours' ? `**${cell(c.name)}**` : cell(c.name);
-      out.push(`| ${[name, ...figures].join(' | ')} |`);
-    }
-    out.push('');
-  }
-  for (const s of suite.skipped ?? []) out.push(`- Skipped: ${cell(s)}`);
-  if (suite.skipped?.length) out.push('');
-  return out;
+/** Replaces the figures between the markers of `readme` (charts relative to it); its path. */
+export function writeReadme(run: BenchRun, readme: string, charts: string[]): string {
+  const text = readFileSync(readme, 'utf8');
+  const [start, end] = [text.indexOf(BEGIN), text.indexOf(END)];
+  if (start < 0 || end < start) throw new Error(`${readme} has no ${BEGIN} … ${END} section to write the figures into`);
+  writeFileSync(readme, `${text.slice(0, start + BEGIN.length)}\n${formatMarkdown(run, charts)}${text.slice(end)}`);
+  return readme;
 }

@@ -11,9 +11,8 @@ const BARS = [
 /** The chart as an SVG document, from the http suite's cases that carry `params.runtime`. */
 export function httpChart(run: BenchRun): string {
   const suite = run.suites.find((s) => s.suite === 'http');
-  // The journey page's cases (runs before the people page was measured too carry no `page`),
-  // ours and the naive server's: the ceiling and in-process cases carry a `series` and are not drawn.
-  const cases = suite?.cases.filter((c) => c.params?.runtime !== undefined && (c.params.page ?? 'events') === 'events' && c.params.series === undefined && c.perSecond !== undefined) ?? [];
+  // The journey page's cases, ours and the naive server's.
+  const cases = suite?.cases.filter((c) => c.params?.runtime !== undefined && c.params.page === 'events' && c.perSecond !== undefined) ?? [];
   if (cases.length === 0) {
     const why = suite?.skipped?.[0] ?? (suite ? 'The http suite reported no per-runtime rates' : 'No http suite in this run');
     return emptyChart(TITLE, why.length > 90 ? `${why.slice(0, 87)}…` : why);

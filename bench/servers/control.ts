@@ -6,11 +6,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import type { InProcessRequest, InProcessResult } from './in-process.ts';
+import { ROOT } from '../../scripts/runtime-command.ts';
 import type { LoadRequest, LoadResult } from './load.ts';
-import { cpuTimeOf, type CpuTime } from './cpu-time.ts';
-
-import { ROOT, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 
 export { ROOT, RUNTIMES, runtimeCommand, runtimeMissing, type Runtime } from '../../scripts/runtime-command.ts';
 
@@ -34,8 +31,6 @@ export const LOAD_CORE = 0;
 export interface ChildServer {
   name: string;
   url: string;
-  /** The CPU time the server has used so far (Linux), undefined where it cannot be read. */
-  cpuTime(): CpuTime | undefined;
   stop(): Promise<void>;
 }
 
@@ -64,8 +59,7 @@ export async function startServer(name: string, command: string[], timeoutMs = 9
       }
     });
   });
-  // taskset execs the command, so the child's pid is the server's own.
-  return { name, url: `http://127.0.0.1:${port}`, cpuTime: () => cpuTimeOf(child.pid), stop: () => stopChild(child) };
+  return { name, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
 }
 
 /** SIGTERM, then SIGKILL if the child has not exited after five seconds. */
@@ -84,14 +78,6 @@ function stopChild(child: ChildProcess): Promise<void> {
  */
 export function runLoadScript<R>(script: string, request: unknown): Promise<R> {
   return runJsonChild(script, pinned(LOAD_CORE, [process.execPath, '--import', 'tsx', join(ROOT, 'bench/servers', script), JSON.stringify(request)]));
-}
-
-/**
- * The page answered in-process by a runtime's adapter, pinned to the server core, with no HTTP:
- * the most a server process of that runtime could serve of it here (bench/servers/in-process.ts).
- */
-export function inProcessTest(runtime: Runtime, db: string, request: InProcessRequest): Promise<InProcessResult> {
-  return runJsonChild('in-process.ts', pinned(SERVER_CORE, runtimeCommand(runtime, 'bench/servers/in-process.ts').concat(db, JSON.stringify(request))));
 }
 
 /** Runs a command that prints its result as JSON on its last line. */

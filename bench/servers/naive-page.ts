@@ -7,9 +7,6 @@
  * knows its caller's account would), run the keyset query our API runs, turn the rows into JS
  * objects (each stored event body parsed) and `JSON.stringify` the page with the person's
  * summary. The body has the shape of ours, so both send the same bytes' worth of JSON.
- *
- * The lookup named only the id until 2026-11-29: with no account, SQLite could not seek the
- * index and scanned the people table, ~4.7 ms a page in Bun's floor (a 2 MB page cache).
  */
 import { naivePeople } from './naive-list.ts';
 

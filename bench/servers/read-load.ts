@@ -8,7 +8,6 @@
  */
 import { Agent, request } from 'node:http';
 import { percentiles } from '../results.ts';
-import { StallWatch } from './stall-watch.ts';
 
 /** What the suite asks of one run. */
 export interface ReadLoadRequest {
@@ -37,16 +36,6 @@ export interface PhaseFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
-  /**
-   * How much of the slowest page's wait the load generator itself spent stalled (its event loop
-   * 15 ms late or more: a GC pause, or the process off its core), in ms: a page's time
-   * is taken here, so a stall of this process counts against whatever page it was waiting for.
-   */
-  maxClientStallMs: number;
-  /** Of that stall, how long the load generator was runnable and waiting for a CPU (Linux; else 0), in ms. */
-  maxClientRunQueueMs: number;
-  /** How long the load generator collected its own garbage during the slowest page, in ms. */
-  maxClientGcMs: number;
 }
 
 /** What one run measured. */
@@ -60,9 +49,6 @@ export interface ReadLoadResult {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-
-/** The load generator's own hold-ups; a page takes it well under 1 ms, so a turn 15 ms late is a stall. */
-const watch = new StallWatch(15);
 
 /** One request; the status and body text. */
 function send(url: string, key: string, method = 'GET'): Promise<{ status: number; body: string }> {
@@ -80,11 +66,10 @@ function send(url: string, key: string, method = 'GET'): Promise<{ status: numbe
 }
 
 /** Runs the page loop on every connection until `stop` resolves; the latency of each page. */
-async function pages(load: ReadLoadRequest, stop: Promise<void>): Promise<{ latencies: number[]; seconds: number; slowest: [number, number] }> {
+async function pages(load: ReadLoadRequest, stop: Promise<void>): Promise<{ latencies: number[]; seconds: number }> {
   let stopped = false;
   void stop.then(() => (stopped = true));
   const latencies: number[] = [];
-  let slowest: [number, number] = [0, 0];
   const started = performance.now();
   const loop = async () => {
     let cursor: string | undefined;
@@ -95,22 +80,20 @@ async function pages(load: ReadLoadRequest, stop: Promise<void>): Promise<{ late
       const { status, body } = await send(load.url + path, load.key);
       const took = performance.now() - t;
       latencies.push(took);
-      if (took > slowest[1] - slowest[0]) slowest = [t, t + took];
       if (status !== 200) throw new Error(`GET ${path} answered ${status}: ${body.slice(0, 200)}`);
       cursor = (JSON.parse(body) as { pagination: { nextCursor?: string } }).pagination.nextCursor;
       if (!cursor || ++depth >= load.walkPages) [cursor, depth] = [undefined, 0];
     }
   };
   await Promise.all(Array.from({ length: load.connections }, loop));
-  return { latencies, seconds: (performance.now() - started) / 1000, slowest };
+  return { latencies, seconds: (performance.now() - started) / 1000 };
 }
 
 const after = (seconds: number) => new Promise<void>((r) => setTimeout(r, seconds * 1000));
 
-function figures({ latencies, seconds, slowest }: { latencies: number[]; seconds: number; slowest: [number, number] }): PhaseFigures {
+function figures({ latencies, seconds }: { latencies: number[]; seconds: number }): PhaseFigures {
   const { medianMs, p99Ms } = percentiles(latencies);
-  const held = watch.heldWithin(...slowest);
-  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: slowest[1] - slowest[0], maxClientStallMs: held.stallMs, maxClientRunQueueMs: held.runQueueMs, maxClientGcMs: held.gcMs };
+  return { requests: latencies.length, seconds, p50Ms: medianMs, p99Ms, maxMs: latencies.reduce((a, b) => Math.max(a, b), 0) };
 }
 
 /** Starts the exports, polls them to completion; their row counts and how long they took. */
@@ -141,7 +124,6 @@ async function runExports(load: ReadLoadRequest): Promise<{ rows: number[]; seco
 
 /** Warm-up, the idle phase, then the phase during exports. */
 export async function readLoad(load: ReadLoadRequest): Promise<ReadLoadResult> {
-  watch.start();
   if (load.warmupSeconds > 0) await pages(load, after(load.warmupSeconds));
   const idle = figures(await pages(load, after(load.idleSeconds)));
   let exportsDone!: () => void;

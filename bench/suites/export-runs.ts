@@ -1,10 +1,9 @@
 /**
  * One measured export of each side, in a fresh process so neither inherits the other's heap or
- * the build's: our export (POST → complete), the naive floor (better-sqlite3 `iterate()` of
- * objects piped into fast-csv) and the durable floor (the file stored as ours stores it, nothing
- * else), over the same people. The export suite spawns this file as
+ * the build's: our export (POST → complete) and the naive floor (better-sqlite3 `iterate()` of
+ * objects piped into fast-csv), over the same people. The export suite spawns this file as
  *
- *   node --expose-gc --import tsx bench/suites/export-runs.ts --run ours|floor|durable --db FILE
+ *   node --expose-gc --import tsx bench/suites/export-runs.ts --run ours|floor --db FILE
  *
  * which prints the run as one JSON line.
  */
@@ -17,16 +16,12 @@ import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { format } from 'fast-csv';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
-import { startCheckpointer } from '../../adapters/node/checkpointer.ts';
-import { checkpointOffThread, FILE_PRAGMAS, MAP_BYTES } from '../../adapters/shared/sqlite-shim.ts';
-import { toCsvLine } from '../../core/exports/columns.ts';
-import { FILE_CHUNKS } from '../../core/exports/runner.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
 import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 import { ownResident } from '../resident-memory.ts';
 
-/** The seed of the export databases when `npm run bench:export` is not told one (as `npm run bench`'s). */
+/** The seed the export runs' key is derived from: fixed, so every run finds the key an earlier one issued. */
 export const EXPORT_SEED = 42;
 
 /** The rows every side exports, in file order: the 31 columns of an export file (people with their company and attributed site), nothing else the tables hold. */
@@ -122,59 +117,8 @@ async function floor(path: string): Promise<ExportRun> {
   return result;
 }
 
-/** The table the durable floor writes its file into, in the bench database, dropped after each run. */
-const DURABLE_TABLE = 'bench_durable_floor_chunks';
-
-/**
- * The durable floor: what storing the file as ours does costs with nothing else. The same rows in
- * one statement (arrays from a second, read-only connection), each line by our `toCsvLine` (cells
- * as stored: no ISO dates, no formula guard), appended to a table of the same file in chunks of
- * our size, as many a transaction as ours in a full step, under the API's pragmas (the reads
- * through a memory map, the WAL checkpointed on a thread of its own, as the Node adapter does): no
- * snapshot of the selection, no steps between requests, nothing to resume, no cleanup.
- */
-async function durable(path: string): Promise<ExportRun> {
-  const db = new BetterSqlite3(path);
-  for (const pragma of FILE_PRAGMAS) db.exec(pragma);
-  // The WAL checkpointed off this thread, as the Node adapter does for ours.
-  const close = checkpointOffThread(db, path, startCheckpointer);
-  // A run killed before its cleanup left its table: start from none.
-  db.exec(`drop table if exists ${DURABLE_TABLE}`);
-  db.exec(`create table ${DURABLE_TABLE} (job_id text not null, seq integer not null, data text not null, primary key (job_id, seq)) without rowid`);
-  const insert = db.prepare(`insert into ${DURABLE_TABLE} (job_id, seq, data) values ('floor', ?, ?)`);
-  const commit = db.transaction((chunks: string[], first: number) => chunks.forEach((data, i) => insert.run(first + i, data)));
-  const read = new BetterSqlite3(path, { readonly: true });
-  read.exec(`PRAGMA mmap_size = ${MAP_BYTES}`);
-  const result = await measure(async () => {
-    let rows = 0;
-    let seq = 0;
-    let pending = '';
-    const chunks: string[] = [];
-    const flush = () => {
-      commit(chunks, seq);
-      seq += chunks.length;
-      chunks.length = 0;
-    };
-    for (const row of read.prepare(FLOOR_QUERY).raw().iterate() as IterableIterator<unknown[]>) {
-      pending += toCsvLine(row.map((v) => (v === null ? '' : String(v))));
-      rows++;
-      if (pending.length < FILE_CHUNKS.chars) continue;
-      chunks.push(pending);
-      pending = '';
-      if (chunks.length === FILE_CHUNKS.perCommit) flush();
-    }
-    chunks.push(pending);
-    flush();
-    return rows;
-  });
-  read.close();
-  db.exec(`drop table ${DURABLE_TABLE}`);
-  close();
-  return result;
-}
-
 /** The sides a child process measures. */
-const SIDES = { ours, floor, durable };
+const SIDES = { ours, floor };
 export type ExportSide = keyof typeof SIDES;
 
 /** Measures one side in a fresh process (this file run as a script). */
@@ -199,6 +143,6 @@ function runAsScript(): boolean {
 if (runAsScript()) {
   const { values } = parseArgs({ options: { run: { type: 'string' }, db: { type: 'string' } } });
   const side = SIDES[values.run as ExportSide];
-  if (!Object.hasOwn(SIDES, values.run ?? '') || !values.db) throw new Error('usage: export-runs.ts --run ours|floor|durable --db FILE');
+  if (!Object.hasOwn(SIDES, values.run ?? '') || !values.db) throw new Error('usage: export-runs.ts --run ours|floor --db FILE');
   console.log(JSON.stringify(await side(values.db)));
 }

@@ -16,7 +16,6 @@ export interface JourneyFloors {
   positionAt(depth: number): Position | null | Promise<Position | null>;
   keysetPage(after: Position | null): string | Promise<string>;
   offsetPage(depth: number): string | Promise<string>;
-  sqlTextPage(after: Position | null): string | Promise<string>;
   close(): void | Promise<void>;
 }
 

@@ -2,11 +2,10 @@
  * The floors of the journey-paging suite, straight on better-sqlite3 in process: the naive page
  * the bare HTTP servers serve (bench/servers/naive-page.ts: person looked up per page, keyset
  * rows turned into objects and `JSON.stringify`-ed with the person's summary), the same with
- * `LIMIT … OFFSET n` paging, and the keyset SQL alone with stored bodies joined as text, which
- * is not a server anyone would ship but shows how much of a page is SQLite's own work.
+ * `LIMIT … OFFSET n` paging.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { JOURNEY_SQL, naivePages, type EventRow, type NaivePages, type Position } from '../servers/naive-page.ts';
+import { naivePages, type NaivePages, type Position } from '../servers/naive-page.ts';
 
 const PAGE = 100;
 
@@ -15,10 +14,8 @@ export class JourneyFloor {
   readonly #db: BetterSqlite3.Database;
   readonly #pages: NaivePages;
   readonly #personId: string;
-  /** The SQL-alone page and the positions read the journey by its pk, resolved once: they are not a server's work. */
+  /** The positions read the journey by its pk, resolved once: they are not a server's work. */
   readonly #personPk: number;
-  readonly #first: BetterSqlite3.Statement<[number, number], EventRow>;
-  readonly #after: BetterSqlite3.Statement<[number, number, string, number], EventRow>;
 
   constructor(path: string, accountId: string, personId: string) {
     this.#db = new BetterSqlite3(path, { readonly: true });
@@ -27,8 +24,6 @@ export class JourneyFloor {
     const person = this.#db.prepare<[string, string], { pk: number }>('SELECT pk FROM people WHERE account_id = ? AND id = ?').get(accountId, personId);
     if (!person) throw new Error(`no person ${personId} in ${path}`);
     this.#personPk = person.pk;
-    this.#first = this.#db.prepare(JOURNEY_SQL.first);
-    this.#after = this.#db.prepare(JOURNEY_SQL.after);
   }
 
   /** The position after the first `depth` events (null at depth 0). */
@@ -49,13 +44,6 @@ export class JourneyFloor {
   /** OFFSET floor: the page at `depth` with the same work, found by `LIMIT 101 OFFSET depth`; its cursor is the next offset. */
   offsetPage(depth: number): string {
     return this.#pages.offset(this.#personId, PAGE, depth)!;
-  }
-
-  /** SQL alone: the keyset rows, stored bodies joined as text with no objects made. */
-  sqlTextPage(after: Position | null): string {
-    const rows = after ? this.#after.all(this.#personPk, after[0], after[1], PAGE + 1) : this.#first.all(this.#personPk, PAGE + 1);
-    const page = rows.slice(0, PAGE);
-    return `{"data":[${page.map((r) => r.body).join(',')}],"pagination":{"limit":${PAGE},"count":${page.length}}}`;
   }
 
   close(): void {

@@ -31,7 +31,7 @@ export function cursorParam(cursor: string | undefined): string {
 
 /**
  * The `nextCursor` of a page body. Every body here ends with its pagination object, so only that
- * tail is parsed: parsing 50 KB per page would charge the walk for work a client may not do.
+ * tail is parsed: parsing the whole page would charge the walk for work a client may not do.
  */
 export function nextCursorOf(body: string): string | undefined {
   const at = body.lastIndexOf('"pagination":');

@@ -6,10 +6,9 @@
  *   floor  what naive code does with a plain `pg` client: a cursor fetched 1,000 rows at a time,
  *          each row an object, piped into fast-csv, written to a file;
  *   copy   `COPY (…) TO STDOUT WITH (FORMAT csv, HEADER)` read through pg-copy-streams into a
- *          file: the server writes the CSV itself, as the sqlite3 shell does on SQLite;
- *   durable the same COPY stored back in the database as ours stores its file, with nothing else.
+ *          file: the server writes the CSV itself, as the sqlite3 shell does on SQLite.
  *
- *   node --expose-gc --import tsx bench/suites/pg-export-runs.ts --run ours|floor|copy|durable --db URL
+ *   node --expose-gc --import tsx bench/suites/pg-export-runs.ts --run ours|floor|copy --db URL
  *
  * prints the run as one JSON line.
  */
@@ -18,22 +17,19 @@ import { createWriteStream, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
-import { StringDecoder } from 'node:string_decoder';
 import { parseArgs } from 'node:util';
 import { format } from 'fast-csv';
-import { Kysely, PostgresDialect, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { to as copyTo } from 'pg-copy-streams';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
 import { deriveDemoKey } from '../../scripts/demo-keys.ts';
-import { postgresDialect } from '../../core/store/dialect/postgres.ts';
 import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 import { EXPORT_SEED, FLOOR_QUERY, measure, whileProcessing, type ExportRun } from './export-runs.ts';
 import { numberClient } from './pg-journey-floor.ts';
 
 /** The sides measured on PostgreSQL. */
-export type PgExportSide = 'ours' | 'floor' | 'copy' | 'durable';
+export type PgExportSide = 'ours' | 'floor' | 'copy';
 
 /** Rows a naive cursor fetches per round trip. */
 const FETCH = 1_000;
@@ -125,65 +121,7 @@ async function copy(url: string): Promise<ExportRun> {
   }
 }
 
-/** The table the durable floor stores its file in, in the bench database, dropped after each run. */
-const DURABLE_TABLE = 'bench_durable_floor_chunks';
-
-/**
- * Characters of a durable floor chunk: about what one step of ours stores on PostgreSQL (400
- * people's lines of ~450 characters). A chunk ends at a line's end.
- */
-export const DURABLE_CHUNK_CHARS = 180_000;
-
-/**
- * The durable floor: the file stored as ours stores it, with nothing else. COPY writes the CSV;
- * each ~180 K characters of it become one row of a chunks table (LZ4 where the server has it, as
- * migration 0014 sets ours), each insert its own commit with synchronous_commit off, as our steps
- * commit. No snapshot of the selection, no steps between requests, nothing to resume: what storing
- * the file as ours does costs with nothing else.
- */
-async function durable(url: string): Promise<ExportRun> {
-  const reader = await numberClient(url);
-  const writer = await numberClient(url);
-  try {
-    await writer.query(`drop table if exists ${DURABLE_TABLE}`);
-    await writer.query(`create table ${DURABLE_TABLE} (job_id text not null, seq integer not null, data text not null, primary key (job_id, seq))`);
-    await withKysely(url, (db) => postgresDialect.fastCompression(db, DURABLE_TABLE, 'data'));
-    await writer.query('set synchronous_commit = off');
-    return await measure(async () => {
-      const stream = reader.query(copyTo(`copy (${FLOOR_QUERY}) to stdout with (format csv, header)`));
-      const decoder = new StringDecoder('utf8');
-      let seq = 0;
-      let pending = '';
-      const store = (text: string) => writer.query(`insert into ${DURABLE_TABLE} (job_id, seq, data) values ('floor', $1, $2)`, [seq++, text]);
-      for await (const bytes of stream as AsyncIterable<Buffer>) {
-        pending += decoder.write(bytes);
-        if (pending.length < DURABLE_CHUNK_CHARS) continue;
-        const end = pending.lastIndexOf('\n') + 1;
-        if (end === 0) continue;
-        await store(pending.slice(0, end));
-        pending = pending.slice(end);
-      }
-      pending += decoder.end();
-      if (pending !== '') await store(pending);
-      return stream.rowCount;
-    });
-  } finally {
-    await writer.query(`drop table if exists ${DURABLE_TABLE}`).catch(() => undefined);
-    await Promise.all([reader.end(), writer.end()]);
-  }
-}
-
-/** Runs `work` on a Kysely instance over the database, then closes it: the dialect's pieces take one. */
-async function withKysely(url: string, work: (db: Kysely<any>) => Promise<void>): Promise<void> {
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
-  try {
-    await work(db);
-  } finally {
-    await db.destroy();
-  }
-}
-
-const SIDES: Record<PgExportSide, (url: string) => Promise<ExportRun>> = { ours, floor, copy, durable };
+const SIDES: Record<PgExportSide, (url: string) => Promise<ExportRun>> = { ours, floor, copy };
 
 /** Measures one side in a fresh process (this file run as a script); its error message when it fails. */
 export function pgInChild(side: PgExportSide, url: string): ExportRun {
@@ -212,6 +150,6 @@ function runAsScript(): boolean {
 if (runAsScript()) {
   const { values } = parseArgs({ options: { run: { type: 'string' }, db: { type: 'string' } } });
   const side = values.run as PgExportSide;
-  if (!(side in SIDES) || !values.db) throw new Error('usage: pg-export-runs.ts --run ours|floor|copy|durable --db URL');
+  if (!(side in SIDES) || !values.db) throw new Error('usage: pg-export-runs.ts --run ours|floor|copy --db URL');
   console.log(JSON.stringify(await SIDES[side](values.db)));
 }

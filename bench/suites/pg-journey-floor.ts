@@ -3,8 +3,7 @@
  * a plain `pg` client instead. The same keyset SQL as the core's events store, sent as naive code
  * sends it (`client.query(text, values)`), the person looked up per page (by account and id,
  * through the index, as naive-page.ts does on SQLite), rows turned into
- * objects (each stored body parsed) and the page `JSON.stringify`-ed; the OFFSET twin; and the
- * keyset rows with their stored bodies joined as text, which shows the server's own share.
+ * objects (each stored body parsed) and the page `JSON.stringify`-ed; and the OFFSET twin.
  */
 import pg from 'pg';
 import { encodePosition, naiveBody, type EventRow, type PersonRow, type Position } from '../servers/naive-page.ts';
@@ -37,7 +36,7 @@ export class PgJourneyFloor implements JourneyFloors {
     private readonly client: pg.Client,
     private readonly accountId: string,
     private readonly personId: string,
-    /** Resolved once for the SQL-alone page and the positions: they are not a server's work. */
+    /** Resolved once for the positions: they are not a server's work. */
     private readonly personPk: number,
   ) {}
 
@@ -71,14 +70,6 @@ export class PgJourneyFloor implements JourneyFloors {
     const person = await this.#person();
     const { rows } = await this.client.query<EventRow>(SQL.offset, [person.pk, PAGE + 1, depth]);
     return naiveBody(person, rows, PAGE, () => String(depth + PAGE));
-  }
-
-  async sqlTextPage(after: Position | null): Promise<string> {
-    const { rows } = after
-      ? await this.client.query<EventRow>(SQL.after, [this.personPk, after[0], after[1], PAGE + 1])
-      : await this.client.query<EventRow>(SQL.first, [this.personPk, PAGE + 1]);
-    const page = rows.slice(0, PAGE);
-    return `{"data":[${page.map((r) => r.body).join(',')}],"pagination":{"limit":${PAGE},"count":${page.length}}}`;
   }
 
   async close(): Promise<void> {

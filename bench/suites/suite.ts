@@ -1,6 +1,7 @@
 /** What every suite shares: the options bench/run.ts hands it, and the check that a floor serves what we serve. */
 import type { BenchData } from '../data.ts';
 import type { PostgresTarget } from '../postgres-data.ts';
+import type { Progress } from '../progress.ts';
 
 /** What `bench/run.ts` hands every suite. */
 export interface SuiteOptions {
@@ -9,18 +10,18 @@ export interface SuiteOptions {
   /** The run's seed and cache directory, for a suite that builds a database of its own (export). */
   seed: number;
   cacheDir?: string;
-  /** A configuration that finishes in seconds (CI). */
+  /** A smoke run: every code path once, in seconds; its figures mean nothing. */
   tiny: boolean;
-  /** Told the name of each case as it starts (progress on a terminal). */
-  onCase?: (name: string) => void;
-  /** On a PostgreSQL run (`--postgres`): the server, for a suite that builds databases of its own (export, processes). */
+  /** Told of each case as it is measured (a bar on a terminal). */
+  progress?: Progress;
+  /** On a PostgreSQL run (`--postgres`): the server, for a suite that builds databases of its own (export). */
   postgres?: PostgresTarget;
 }
 
 /**
  * Stops the run when a floor's page is not ours: a floor that serves other rows measures something
- * else. Whole bodies are compared, in their key order (the same bytes' worth of JSON), except the
- * cursor's value: ours is signed, a floor's is not, so only whether there is one must agree.
+ * else. Whole bodies are compared, in their key order, except the cursor's value: ours is signed,
+ * a floor's is not, so only whether there is one must agree.
  */
 export function assertSameData(ours: string, floor: string, where: string): void {
   const comparable = (body: string) => {
