@@ -62,7 +62,7 @@ export type Verification = { ok: true; payload: unknown } | { ok: false; reason:
  * Checks a delivery as a receiver should: the three headers present, the timestamp within
  * `toleranceSeconds` of `nowSeconds` (default 5 minutes), and a `v1` signature made with one of the
  * secrets over the raw body (compared in constant time by WebCrypto). For receivers without the
- * `standardwebhooks` package, such as the project's own listener.
+ * `standardwebhooks` package; the harness and `webhooks listen` judge with that package instead.
  */
 export async function verifyWebhook(
   secrets: string[],

@@ -1,9 +1,9 @@
-import { verifyWebhook } from '../../core/webhooks/signing.ts';
+import { checkSignature } from './signature.ts';
 
 /**
  * Judges one webhook delivery against the spec's Events section and Standard Webhooks signing.
- * Pure and runtime-neutral (WebCrypto only), so the `webhooks listen` command and the conformance
- * harness judge deliveries alike.
+ * Pure and runtime-neutral, so the `webhooks listen` command and the conformance harness judge
+ * deliveries alike.
  */
 
 /** What each delivery is checked for, one statement each; the harness reports them under these ids. */
@@ -59,13 +59,14 @@ export function isDateTime(value: unknown): value is string {
 }
 
 /**
- * Verifies a delivery's signature with the core's verifier (against any of `secrets`, with the
- * timestamp within `toleranceSeconds` of `nowSeconds`), then, when genuine, checks its payload.
+ * Verifies a delivery's signature with the Standard Webhooks reference library (against any of
+ * `secrets`, with the timestamp within `toleranceSeconds` of `nowSeconds`), then, when genuine,
+ * checks its payload.
  */
 export async function judgeDelivery(secrets: string[], delivery: IncomingDelivery, nowSeconds: number, toleranceSeconds = 300): Promise<DeliveryJudgement> {
   const header = (name: string) => (delivery.headers instanceof Headers ? (delivery.headers.get(name) ?? undefined) : delivery.headers[name]);
   const webhookId = header('webhook-id') ?? null;
-  const verified = await verifyWebhook(secrets, delivery.headers, delivery.body, nowSeconds, toleranceSeconds);
+  const verified = checkSignature(secrets, header, delivery.body, nowSeconds, toleranceSeconds);
   const outcomes: DeliveryJudgement['outcomes'] = {};
   const base = { webhookId, event: null, domain: null, clientRef: null, eventCount: null, truncated: null };
   if (!verified.ok) {

@@ -4,18 +4,20 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookHeaders } from '../../core/webhooks/signing.ts';
 import { runBin, startBin, stop } from '../cli/bin.ts';
 import { Receiver } from '../webhooks/receiver.ts';
+import { misencoded, signed } from './signed.ts';
 
 const SECRET = `whsec_${btoa('c'.repeat(32))}`;
 
-type Mode = 'pass' | 'tamper';
+type Mode = 'pass' | 'tamper' | 'misencode';
 
 /**
  * Stands between the demo server and the harness's receiver on `target`: passes deliveries on as
- * they are, or (tamper) alternately changes a body without signing it again, and re-signs an
- * activity delivery whose events are newest first and miscounted, as a broken sender would.
+ * they are; or (tamper) alternately changes a body without signing it again, and re-signs an
+ * activity delivery whose events are newest first and miscounted, as a broken sender would; or
+ * (misencode) passes them on with each signature in non-canonical base64, a fault the core's own
+ * verifier does not see.
  */
 async function startProxy(target: () => number): Promise<{ url: string; mode: Mode; close(): Promise<void> }> {
   let n = 0;
@@ -36,9 +38,10 @@ async function startProxy(target: () => number): Promise<{ url: string; mode: Mo
         payload.data.events.reverse();
         payload.data.eventCount += 1;
         body = JSON.stringify(payload);
-        Object.assign(headers, await webhookHeaders([SECRET], headers['webhook-id']!, Number(headers['webhook-timestamp']), body));
+        Object.assign(headers, signed(headers['webhook-id']!, body, new Date(Number(headers['webhook-timestamp']) * 1000), SECRET));
       }
     }
+    if (proxy.mode === 'misencode') headers['webhook-signature'] = misencoded(headers['webhook-signature']!);
     const answer = await fetch(`http://127.0.0.1:${target()}/`, { method: 'POST', headers, body }).catch(() => undefined);
     res.writeHead(answer?.status ?? 502).end();
   });
@@ -65,9 +68,9 @@ describe('conformance --webhook-listen (built bin)', () => {
   });
 
   /** Runs the webhook checks against the demo server's deliveries; resolves with the exit code and each check's verdict. */
-  async function conformance() {
+  async function conformance(timeoutSeconds = 60) {
     port = await Receiver.downPort();
-    const ran = await runBin(['conformance', '--keys', 'keys.json', '--only', 'webhooks.', '--format', 'json', '--webhook-listen', String(port), '--webhook-secret', SECRET, '--webhook-timeout', '60'], { cwd: dir });
+    const ran = await runBin(['conformance', '--keys', 'keys.json', '--only', 'webhooks.', '--format', 'json', '--webhook-listen', String(port), '--webhook-secret', SECRET, '--webhook-timeout', String(timeoutSeconds)], { cwd: dir });
     const report = JSON.parse(ran.stdout);
     const verdicts = Object.fromEntries(report.results.filter((r: { id: string }) => r.id.startsWith('webhooks.')).map((r: { id: string; verdict: string; detail?: string }) => [r.id, r.verdict]));
     const details = Object.fromEntries(report.results.map((r: { id: string; detail?: string }) => [r.id, r.detail]));
@@ -99,6 +102,15 @@ describe('conformance --webhook-listen (built bin)', () => {
     expect(verdicts['webhooks.activity-order']).toBe('failed');
     expect(details['webhooks.activity-order']).toMatch(/oldest first/);
     expect(verdicts['webhooks.event-count']).toBe('failed');
+    expect(code).toBe(1);
+  }, 120_000);
+
+  it('fails the signature check for signatures in non-canonical base64, and exits 1', async () => {
+    proxy.mode = 'misencode';
+    // No payload is read from a delivery that fails its signature, so the run waits out the timeout.
+    const { code, verdicts, details } = await conformance(15);
+    expect(verdicts['webhooks.signature']).toBe('failed');
+    expect(details['webhooks.signature']).toMatch(/no signature matches the secret/);
     expect(code).toBe(1);
   }, 120_000);
 

@@ -1,9 +1,13 @@
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { webhookHeaders } from '../../core/webhooks/signing.ts';
+import { verifyWebhook } from '../../core/webhooks/signing.ts';
 import { judgeDelivery } from '../../harness/webhooks/index.ts';
+import { misencoded, signed } from './signed.ts';
 
 const SECRET = `whsec_${btoa('j'.repeat(32))}`;
 const NOW = 1_795_000_000;
+/** Standard Webhooks headers signed by the reference library at `seconds`. */
+const headersAt = (id: string, body: string, seconds = NOW) => signed(id, body, new Date(seconds * 1000), SECRET);
 
 function activity(): any {
   return {
@@ -27,7 +31,7 @@ function activity(): any {
 /** Signs a payload as a sender would and judges it. */
 async function judge(payload: unknown, id = 'msg_1') {
   const body = JSON.stringify(payload);
-  return judgeDelivery([SECRET], { headers: await webhookHeaders([SECRET], id, NOW, body), body }, NOW);
+  return judgeDelivery([SECRET], { headers: headersAt(id, body), body }, NOW);
 }
 
 describe('judging one delivery', () => {
@@ -63,9 +67,65 @@ describe('judging one delivery', () => {
 
   it('refuses a stale timestamp and judges nothing else of it', async () => {
     const body = JSON.stringify(activity());
-    const judged = await judgeDelivery([SECRET], { headers: await webhookHeaders([SECRET], 'msg_1', NOW - 600, body), body }, NOW);
+    const judged = await judgeDelivery([SECRET], { headers: headersAt('msg_1', body, NOW - 600), body }, NOW);
     expect(judged.status).toBe(401);
     expect(judged.problems).toEqual(['webhooks.signature: webhook-timestamp is 600 s old (tolerance 300 s)']);
     expect(Object.keys(judged.outcomes)).toEqual(['webhooks.signature']);
+  });
+});
+
+/**
+ * Signatures a sender can get subtly wrong in ways a verifier written alongside the signer may
+ * share. The core's own verifier lets each through; a Standard Webhooks receiver refuses it, so
+ * the harness, judging as that receiver, must too.
+ */
+describe('judging signatures apart from the core', () => {
+  it('refuses a signature in non-canonical base64 (junk in the bits the padding leaves over)', async () => {
+    const body = JSON.stringify(activity());
+    const headers = headersAt('msg_1', body);
+    const junk = { ...headers, 'webhook-signature': misencoded(headers['webhook-signature']!) };
+    expect(junk['webhook-signature']).not.toBe(headers['webhook-signature']);
+    expect(await verifyWebhook([SECRET], junk, body, NOW)).toMatchObject({ ok: true });
+    const judged = await judgeDelivery([SECRET], { headers: junk, body }, NOW);
+    expect(judged.status).toBe(401);
+    expect(judged.problems).toEqual(['webhooks.signature: no signature matches the secret']);
+  });
+
+  it('refuses a signature over a zero-padded timestamp, which receivers sign as the plain number', async () => {
+    const body = JSON.stringify(activity());
+    const timestamp = `0${NOW}`;
+    const key = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+    const mac = createHmac('sha256', key).update(`msg_1.${timestamp}.${body}`).digest('base64');
+    const padded = { 'webhook-id': 'msg_1', 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${mac}` };
+    expect(await verifyWebhook([SECRET], padded, body, NOW)).toMatchObject({ ok: true });
+    const judged = await judgeDelivery([SECRET], { headers: padded, body }, NOW);
+    expect(judged.status).toBe(401);
+    expect(judged.problems).toEqual(['webhooks.signature: no signature matches the secret']);
+  });
+
+  it('passes a delivery signed under either of two secrets, as during a rotation', async () => {
+    const other = `whsec_${btoa('k'.repeat(32))}`;
+    const body = JSON.stringify(activity());
+    const headers = headersAt('msg_1', body);
+    const both = { ...headers, 'webhook-signature': `${signed('msg_1', body, new Date(NOW * 1000), other)['webhook-signature']} ${headers['webhook-signature']}` };
+    expect((await judgeDelivery([other, SECRET], { headers: new Headers(both), body }, NOW)).status).toBe(200);
+    expect((await judgeDelivery([SECRET], { headers: both, body }, NOW)).status).toBe(200);
+    expect((await judgeDelivery([`whsec_${btoa('z'.repeat(32))}`], { headers: both, body }, NOW)).problems).toEqual(['webhooks.signature: no signature matches the secret']);
+  });
+
+  it('refuses a body changed after signing, and a delivery without the three headers', async () => {
+    const body = JSON.stringify(activity());
+    const headers = headersAt('msg_1', body);
+    expect((await judgeDelivery([SECRET], { headers, body: body.replace('alpha', 'beta') }, NOW)).problems).toEqual(['webhooks.signature: no signature matches the secret']);
+    const { 'webhook-signature': _, ...unsigned } = headers;
+    expect((await judgeDelivery([SECRET], { headers: unsigned, body }, NOW)).problems).toEqual(['webhooks.signature: missing webhook-id, webhook-timestamp or webhook-signature']);
+  });
+
+  it('names an unusable secret instead of throwing', async () => {
+    const body = JSON.stringify(activity());
+    const judged = await judgeDelivery([SECRET, 'whsec_not base64'], { headers: headersAt('msg_1', `${body} `), body }, NOW);
+    expect(judged.status).toBe(401);
+    expect(judged.problems).toHaveLength(1);
+    expect(judged.problems[0]).toMatch(/^webhooks\.signature: secret 2 is not a usable whsec_ secret \(.+\)$/);
   });
 });

@@ -35,6 +35,20 @@ export function signed(webhookId: string, body: string, at = new Date(), secret 
   return { 'content-type': 'application/json', 'webhook-id': webhookId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
 }
 
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/**
+ * A `webhook-signature` value with each base64 MAC written non-canonically: the character before
+ * the `=` keeps two bits no byte uses, and one is set. A lenient decoder reads the same bytes (the
+ * core's verifier accepts it); a Standard Webhooks receiver compares the text and refuses it.
+ */
+export function misencoded(signatures: string): string {
+  return signatures.split(' ').map((signature) => {
+    const last = signature.length - 2;
+    return `${signature.slice(0, last)}${BASE64[BASE64.indexOf(signature[last]!) ^ 1]}${signature.slice(last + 1)}`;
+  }).join(' ');
+}
+
 /** POSTs a delivery (signed when no headers are given) and resolves with the status and the answer's text. */
 export async function post(url: string, payload: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string }> {
   const body = JSON.stringify(payload);
