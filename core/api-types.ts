@@ -84,14 +84,6 @@ export interface ApiOptions {
    * the runtime adapters pass synchronous `node:crypto` digests.
    */
   digests?: Digests;
-  /**
-   * Make the body stream of a JSON answer of `fetch` only when something asks for it: `text()` and
-   * `json()` answer from the text, and every other reader gets an ordinary body then. Node builds
-   * each stream in JavaScript, about a quarter of an events page read in-process; but a server that
-   * takes a Response natively (Bun.serve, Deno.serve) reads no body from such a Response. Default
-   * false; the Node adapter's `createApi` sets it.
-   */
-  lazyBodies?: boolean;
   /** Told about unexpected faults (which answer 500 without details). Default: console.error. */
   onError?: (error: unknown, request?: Request) => void;
   /** CORS for browser clients: which origins may call the API. Default: off (OPTIONS is 405). */
@@ -116,7 +108,7 @@ export interface Api {
   fetch(request: Request): Promise<Response>;
   /**
    * The same answer as `fetch`, before it is a Response, for a request that need not be a Request:
-   * what an adapter uses whose runtime builds Fetch objects in JavaScript (Node's listener).
+   * Node's listener, given an Api, serves it through this (Node builds Fetch objects in JavaScript).
    */
   reply(request: CoreRequest): Promise<Reply>;
   admin: Admin;

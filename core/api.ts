@@ -259,11 +259,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     throw error;
   }
 
-  const lazyBodies = options.lazyBodies ?? false;
-  const fetch = async (request: Request): Promise<Response> => toResponse(await reply(request), lazyBodies);
-  REPLIES.set(fetch, reply);
   return {
-    fetch,
+    fetch: async (request: Request): Promise<Response> => toResponse(await reply(request)),
     reply,
     admin,
     db,
@@ -281,17 +278,6 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     },
     reset,
   };
-}
-
-/** Each API's `reply`, by its `fetch`: how an adapter handed `{ fetch }` knows it is the core's own. */
-const REPLIES = new WeakMap<Api['fetch'], Api['reply']>();
-
-/**
- * The core's `reply` behind a fetch function, when it is an API's own `fetch`; undefined for any
- * other (a wrapper that changes answers must see every request go through it).
- */
-export function replyBehind(fetch: Api['fetch']): Api['reply'] | undefined {
-  return REPLIES.get(fetch);
 }
 
 /** The answer while the database is out: the spec's 500, and when to try again. */

@@ -1,5 +1,5 @@
 /** The runtime-neutral core: `createApi` over a Kysely SQLite database, plus the contract types. */
-export { createApi, replyBehind } from './api.ts';
+export { createApi } from './api.ts';
 export { DEFAULT_RATE_LIMITS, type Api, type ApiOptions, type ApiWebhooks, type RateLimits, type WebhookOptions } from './api-types.ts';
 export { Admin, type IssuedKey, type IssueKeyOptions, type SiteInfo } from './admin/admin.ts';
 export { AdminError, type CompanyInput, type EventInput, type PersonInput, type VisitInput, type TimeInput } from './admin/inputs.ts';
@@ -8,7 +8,6 @@ export { AdjustableClock, isMovable, type MovableClock } from './time/adjustable
 export { KEY_PREFIX } from './auth/api-key.ts';
 export { atMountPoint, MOUNT_HEADER } from './http/mount.ts';
 export type { CorsOptions } from './http/cors.ts';
-export { bodyTextOf } from './http/respond.ts';
 export { Reply, ReplyHeaders, type CoreRequest, type HeaderReader } from './http/reply.ts';
 export { webDigests, type Digests, type HmacSigner } from './crypto/digests.ts';
 export type { KeyInfo } from './store/keys-store.ts';

@@ -1,6 +1,7 @@
 /** Node entry point: the core over better-sqlite3, a `node:http` listener, a middleware and `serve()`. */
 import type { Api } from '../../core/index.ts';
 import { createApiWith, type RuntimeApiOptions } from '../shared/with-database.ts';
+import { lazyResponse } from './lazy-response.ts';
 import { openDatabase } from './sqlite.ts';
 
 export * from '../../core/index.ts';
@@ -14,10 +15,11 @@ export type { RunningServer, RuntimeApiOptions, ServeOptions } from '../shared/w
 export type NodeApiOptions = RuntimeApiOptions;
 
 /**
- * Creates the API; a path opens (or creates) that SQLite file with better-sqlite3. Its JSON
- * responses make their body streams only when read other than as text (`lazyBodies`): no Node
- * server reads a Response but through its methods.
+ * Creates the API; a path opens (or creates) that SQLite file with better-sqlite3. Its `fetch`
+ * answers JSON with a Response that makes its body stream only when read other than as text
+ * (lazy-response.ts): no Node server reads a Response but through its methods.
  */
-export function createApi(options: NodeApiOptions): Promise<Api> {
-  return createApiWith({ ...options, lazyBodies: options.lazyBodies ?? true }, openDatabase);
+export async function createApi(options: NodeApiOptions): Promise<Api> {
+  const api = await createApiWith(options, openDatabase);
+  return Object.assign(api, { fetch: async (request: Request) => lazyResponse(await api.reply(request)) });
 }

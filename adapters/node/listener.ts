@@ -1,14 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { bodyTextOf, MOUNT_HEADER, replyBehind, type Reply } from '../../core/index.ts';
+import { MOUNT_HEADER, type CoreRequest, type Reply } from '../../core/index.ts';
 import { NodeCoreRequest } from './core-request.ts';
 import { errorEnvelope, unusableTargetMessage, type Envelope } from '../shared/error-envelope.ts';
 import { writeEnvelope } from './client-errors.ts';
 
-/** Anything with the Fetch-API shape: the core's Api, or a variant of it. */
+/**
+ * Anything with the Fetch-API shape: the core's Api, or a variant of it. One that also has
+ * `reply` (an Api) is served through it, with no Fetch Request or Response on the way; a wrapper
+ * that changes answers must leave `reply` out, so every request goes through its `fetch`.
+ */
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;
+  reply?(request: CoreRequest): Promise<Reply>;
 }
 
 /** Options shared by the listener and the middleware. */
@@ -35,8 +40,7 @@ export function toMiddleware(api: FetchHandler, options: MountOptions = {}) {
 
 function createMount(api: FetchHandler, options: MountOptions) {
   const prefix = (options.prefix ?? '').replace(/\/+$/, '');
-  // The core's own API (its fetch, however the object around it was copied) is asked for Replies.
-  const reply = replyBehind(api.fetch);
+  const reply = api.reply?.bind(api);
   return async (req: IncomingMessage, res: ServerResponse, next: ((err?: unknown) => void) | null) => {
     const path = originForm(req.url ?? '/');
     // A target that is no path ('*', an unusable URL) names nothing under any prefix: the host's
@@ -172,13 +176,6 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   if (!response.body) return void res.writeHead(response.status, headers).end();
-  const text = bodyTextOf(response);
-  if (text !== undefined) {
-    // The core's JSON answers come with the text they were built from: writing it skips
-    // reading the body back out of its web stream, which costs more than the page query.
-    headers['content-length'] = String(Buffer.byteLength(text));
-    return void res.writeHead(response.status, headers).end(text);
-  }
   if (headers['content-type']?.toString().startsWith('application/json')) {
     // JSON answers are one bounded page held in memory: written in one piece, without the
     // per-chunk cost of bridging a web stream to a Node one. Files (CSV downloads) stream.

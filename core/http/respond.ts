@@ -1,8 +1,6 @@
 import type { ErrorBody } from '../resources/types.ts';
 import type { ApiError } from './errors.ts';
 import { Reply } from './reply.ts';
-import { LazyTextResponse } from './lazy-text-response.ts';
-import { TextResponse } from './text-response.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -38,20 +36,7 @@ export function errorResponse(err: ApiError): Reply {
   return reply;
 }
 
-/** The answer as a Fetch Response (what `api.fetch` returns); `lazyBodies`: see `ApiOptions.lazyBodies`. */
-export function toResponse(reply: Reply, lazyBodies = false): Response {
-  const init = { status: reply.status, headers: reply.headers.toObject() };
-  if (typeof reply.body !== 'string') return new Response(reply.body, init);
-  return lazyBodies ? new LazyTextResponse(reply.body, init) : new TextResponse(reply.body, init);
-}
-
-/**
- * The JSON text a response of the core was built from, while its body is unread; undefined for
- * any other response. Reading a Fetch body back out of its stream costs Node more than the page
- * query does, so Node's listener writes this text when it serves a handler other than the core's
- * own (which it asks for a Reply instead); runtimes whose servers take a Response natively (Bun,
- * Deno) need it not.
- */
-export function bodyTextOf(response: Response): string | undefined {
-  return response instanceof TextResponse || response instanceof LazyTextResponse ? response.peekText() : undefined;
+/** The answer as a Fetch Response: what `api.fetch` returns. */
+export function toResponse(reply: Reply): Response {
+  return new Response(reply.body, { status: reply.status, headers: reply.headers.toObject() });
 }

@@ -38,15 +38,15 @@ export interface World {
  * sharing a lastSeen to exercise the tie-breaker), a third of them hot, 12 companies, and one
  * person with a 260-event journey across three sites with repeated timestamps.
  */
-export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'exports' | 'admin' | 'faults' | 'lazyBodies'> & { database?: string; adjustableClock?: boolean; backend?: Backend } = {}): Promise<World> {
+export async function createWorld(options: Pick<ApiOptions, 'rateLimits' | 'exports' | 'admin' | 'faults'> & { database?: string; adjustableClock?: boolean; backend?: Backend } = {}): Promise<World> {
   // A backend opens the world a database of its own (a fresh schema on Postgres).
   const opened = options.backend ? await options.backend.open() : undefined;
   const clock = new ManualClock(NOW);
   // An adjustable clock over the manual one: admin requests move and reset it, tests still move its base.
   const apiClock = options.adjustableClock ? new AdjustableClock(clock) : clock;
   const leaseClock = new ManualClock(Date.now());
-  const { rateLimits, exports, admin: adminHttp, faults, lazyBodies } = options;
-  const api = await createApi({ database: opened?.database ?? options.database ?? ':memory:', clock: apiClock, leaseClock, rateLimits, exports, admin: adminHttp, faults, lazyBodies, onError: () => undefined });
+  const { rateLimits, exports, admin: adminHttp, faults } = options;
+  const api = await createApi({ database: opened?.database ?? options.database ?? ':memory:', clock: apiClock, leaseClock, rateLimits, exports, admin: adminHttp, faults, onError: () => undefined });
   const { admin } = api;
   await admin.createAccount({ id: 'acc_a', name: 'Partner A' });
   for (const site of SITES) await admin.registerSite('acc_a', site);

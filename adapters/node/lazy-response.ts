@@ -1,20 +1,20 @@
+import type { Reply } from '../../core/index.ts';
+
 /**
- * A Fetch Response built from JSON text whose body stream is made only when something asks for it.
- *
- * Node builds every Response body as a web ReadableStream in JavaScript, with its controller, its
- * queue and a transferable wrapper each, and collects them afterwards. For a journey page read
- * in-process that came to ~70 µs a request beside a bare `reply` against ~18 µs with no stream
- * (medians, interleaved, 2-core AMD EPYC, 2026-11-29), a quarter of the page. A caller in-process
- * almost always reads `text()` or `json()`, which this answers from the text, as
- * {@link TextResponse} does. Everything else that touches the body (`body`, `arrayBuffer()`,
- * `blob()`, `bytes()`, `formData()`, `clone()`) is answered by an ordinary Response built from the
- * same text on first use, so it behaves as any Response does, `bodyUsed` included.
- *
- * The Response itself holds no body. A server that takes a Response natively (Bun.serve,
- * Deno.serve) reads that, not these methods, and would send nothing: only the Node adapter, whose
- * runtime has no such server, builds these (`ApiOptions.lazyBodies`).
+ * The Node adapter's one fast path: `api.fetch` answers JSON with a Response whose body stream is
+ * made only when something asks for it. Node builds every Response body as a web stream in
+ * JavaScript, and reading one back as text decodes it again; a caller in-process almost always
+ * reads `text()` or `json()`, which this answers from the text the core built. Everything else
+ * that touches the body (`body`, `arrayBuffer()`, `clone()`, …) gets an ordinary Response built
+ * from the same text on first use, so it behaves as any Response does. Bun's and Deno's servers
+ * read a Response natively (and would find no body here), so only Node uses it.
  */
-export class LazyTextResponse extends Response {
+export function lazyResponse(reply: Reply): Response {
+  const init = { status: reply.status, headers: reply.headers.toObject() };
+  return typeof reply.body === 'string' ? new LazyTextResponse(reply.body, init) : new Response(reply.body, init);
+}
+
+class LazyTextResponse extends Response {
   readonly #text: string;
   readonly #init: ResponseInit;
   /** The ordinary Response that answers for the body, once something other than text() asked. */
@@ -67,16 +67,11 @@ export class LazyTextResponse extends Response {
     return this.#bodied ? this.#bodied.bodyUsed : this.#read;
   }
 
-  /** The body's text while unread (undefined once read), without marking it read: for adapters that write text. */
-  peekText(): string | undefined {
-    return this.bodyUsed ? undefined : this.#text;
-  }
-
   /** The body as text: the text it was built from, while no stream was made of it. */
   override text(): Promise<string> {
     if (this.#bodied || this.#read) return this.#withBody().text();
     this.#read = true;
-    // As TextResponse.text: a lone surrogate reads back as U+FFFD, as decoding the bytes gives.
+    // A lone surrogate reads back as U+FFFD, as decoding the encoded bytes would give.
     return Promise.resolve(this.#text.toWellFormed());
   }
 
