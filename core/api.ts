@@ -259,9 +259,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     throw error;
   }
 
-  return {
+  const api = {
     fetch: async (request: Request): Promise<Response> => toResponse(await reply(request)),
-    reply,
     admin,
     db,
     clock,
@@ -278,6 +277,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     },
     reset,
   };
+  // Not enumerable: a copy made to wrap `fetch` ({ ...api, fetch }) has no `reply`, so Node's listener serves it through that fetch.
+  return Object.defineProperty(api, 'reply', { value: reply, enumerable: false }) as Api;
 }
 
 /** The answer while the database is out: the spec's 500, and when to try again. */

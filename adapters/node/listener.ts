@@ -8,8 +8,9 @@ import { writeEnvelope } from './client-errors.ts';
 
 /**
  * Anything with the Fetch-API shape: the core's Api, or a variant of it. One that also has
- * `reply` (an Api) is served through it, with no Fetch Request or Response on the way; a wrapper
- * that changes answers must leave `reply` out, so every request goes through its `fetch`.
+ * `reply` (an Api) is served through it, with no Fetch Request or Response on the way; a copy
+ * that wraps `fetch` (`{ ...api, fetch }`) has none (`reply` is not enumerable), so every request
+ * goes through the wrapper.
  */
 export interface FetchHandler {
   fetch(request: Request): Promise<Response>;

@@ -32,7 +32,9 @@ export async function createApiWith(options: RuntimeApiOptions, open: (path: str
     throw error;
   }
   if (!owned) return api;
-  return { ...api, close: async () => (await api.close(), await db.destroy()) };
+  const close = api.close;
+  // On the API itself, not a copy: a copy would lose `reply` (see core/api.ts).
+  return Object.assign(api, { close: async () => (await close(), await db.destroy()) });
 }
 
 /** A listening server and how to stop it, the same on every runtime. */
