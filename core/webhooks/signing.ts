@@ -76,7 +76,8 @@ export async function verifyWebhook(
   const timestamp = header('webhook-timestamp');
   const signature = header('webhook-signature');
   if (!id || !timestamp || !signature) return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature' };
-  if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: `webhook-timestamp ${JSON.stringify(timestamp.slice(0, 40))} is not whole seconds` };
+  // Only the canonical spelling: a zero-padded timestamp is signed as other text than its number.
+  if (!/^(0|[1-9]\d{0,11})$/.test(timestamp)) return { ok: false, reason: `webhook-timestamp ${JSON.stringify(timestamp.slice(0, 40))} is not whole seconds` };
   const skew = nowSeconds - Number(timestamp);
   if (Math.abs(skew) > toleranceSeconds) return { ok: false, reason: `webhook-timestamp is ${Math.abs(skew)} s ${skew > 0 ? 'old' : 'in the future'} (tolerance ${toleranceSeconds} s)` };
   const signed = new TextEncoder().encode(`${id}.${timestamp}.${body}`);
@@ -84,7 +85,8 @@ export async function verifyWebhook(
   for (const secret of secrets) {
     if (secretProblem(secret)) return { ok: false, reason: `secret ${secretProblem(secret)}` };
     for (const candidate of candidates) {
-      if (!BASE64.test(candidate) || candidate.length % 4 !== 0) continue;
+      // Only the canonical encoding (no stray bits past the last byte), as the standard's reference library compares text.
+      if (!BASE64.test(candidate) || candidate.length % 4 !== 0 || bytesToBase64(base64ToBytes(candidate)) !== candidate) continue;
       if (await crypto.subtle.verify('HMAC', await keyOf(secret), base64ToBytes(candidate), signed)) {
         try {
           return { ok: true, payload: JSON.parse(body) };
