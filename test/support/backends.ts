@@ -1,21 +1,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { CompiledQuery, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import type { Kysely } from 'kysely';
 import pg from 'pg';
-import { afterAll, afterEach } from 'vitest';
+import { afterEach } from 'vitest';
 import type { Database } from '../../adapters/node/index.ts';
 import { freshSchema } from './schema-names.ts';
 
 /**
- * The databases the behaviour suites run on: SQLite in memory; PostgreSQL in-process through
- * PGlite (a real Postgres compiled to WASM, so `npm test` needs no server); and, when
- * `VI_TEST_POSTGRES_URL` is set, a real PostgreSQL server. Each world gets a database of its own:
- * a fresh schema on the Postgres backends, dropped when the world closes.
+ * The databases the behaviour suites run on: SQLite in memory in `npm test`, which needs no
+ * server; the PostgreSQL server named by `VI_TEST_POSTGRES_URL` in `npm run test:full` (its
+ * vitest project sets it). Each world gets a database of its own: a fresh schema on the server.
  */
 export interface Backend {
-  name: 'sqlite' | 'pglite' | 'postgres';
+  name: 'sqlite' | 'postgres';
   /** A fresh, empty database for one world, as `createApi`'s `database`, and how to drop it. */
   open(): Promise<OpenedDatabase>;
 }
@@ -30,120 +28,6 @@ export const sqlite: Backend = {
   name: 'sqlite',
   open: async () => ({ database: ':memory:', drop: async () => undefined }),
 };
-
-/** One PGlite per test file (opening one takes seconds), closed after the file. */
-let shared: Promise<PGlite> | undefined;
-/** Whoever holds PGlite's one session: a query, or a whole transaction. */
-let holder: Promise<void> = Promise.resolve();
-/** The schema PGlite's session currently reads and writes. */
-let currentSchema: string | undefined;
-
-afterAll(async () => {
-  const pglite = shared;
-  shared = undefined;
-  if (pglite) await (await pglite).close();
-});
-
-function pgliteInstance(): Promise<PGlite> {
-  // bigint and numeric as numbers, as the server backend's pool reads them.
-  shared ??= PGlite.create({ parsers: { 20: (v: string) => Number(v), 1700: (v: string) => Number(v) } });
-  return shared;
-}
-
-export const pglite: Backend = {
-  name: 'pglite',
-  async open() {
-    const pglite = await pgliteInstance();
-    const schema = freshSchema();
-    await exclusively(pglite, undefined, () => pglite.exec(`create schema "${schema}"`));
-    const db = new Kysely<Database>({
-      dialect: {
-        createAdapter: () => new PostgresAdapter(),
-        createDriver: () => new SchemaDriver(pglite, schema),
-        createQueryCompiler: () => new PostgresQueryCompiler(),
-        createIntrospector: (k) => new PostgresIntrospector(k),
-      },
-    });
-    return {
-      database: db,
-      drop: async () => {
-        await db.destroy();
-        await exclusively(pglite, undefined, () => pglite.exec(`drop schema "${schema}" cascade`));
-      },
-    };
-  },
-};
-
-/** Runs `work` holding PGlite's session, switched to `schema` first when one is given. */
-async function exclusively<T>(pglite: PGlite, schema: string | undefined, work: () => Promise<T>): Promise<T> {
-  let release!: () => void;
-  const previous = holder;
-  holder = new Promise<void>((resolve) => (release = resolve));
-  await previous;
-  try {
-    if (schema !== undefined && currentSchema !== schema) {
-      await pglite.exec(`set search_path to "${schema}"`);
-      currentSchema = schema;
-    }
-    return await work();
-  } finally {
-    release();
-  }
-}
-
-/**
- * Kysely's driver over the shared PGlite for one world's schema. A connection holds PGlite's one
- * session from acquisition to release (a transaction included), so worlds of one file never see
- * each other's search path or interleave inside a transaction.
- */
-class SchemaDriver implements Driver {
-  #release: (() => void) | undefined;
-
-  constructor(
-    private readonly pglite: PGlite,
-    private readonly schema: string,
-  ) {}
-
-  async init(): Promise<void> {}
-
-  async acquireConnection(): Promise<DatabaseConnection> {
-    const pglite = this.pglite;
-    await new Promise<void>((acquired) => {
-      void exclusively(pglite, this.schema, () => new Promise<void>((release) => ((this.#release = release), acquired())));
-    });
-    return {
-      async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-        const result = await pglite.query<R>(query.sql, [...query.parameters]);
-        return { rows: result.rows, ...(result.affectedRows ? { numAffectedRows: BigInt(result.affectedRows) } : {}) };
-      },
-      // eslint-disable-next-line require-yield
-      async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-        const result = await pglite.query<R>(query.sql, [...query.parameters]);
-        yield { rows: result.rows };
-      },
-    };
-  }
-
-  async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin'));
-  }
-
-  async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
-  }
-
-  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
-  }
-
-  async releaseConnection(): Promise<void> {
-    const release = this.#release;
-    this.#release = undefined;
-    release?.();
-  }
-
-  async destroy(): Promise<void> {}
-}
 
 /** A real PostgreSQL server, when `VI_TEST_POSTGRES_URL` names one. */
 export function serverBackend(url: string): Backend {
@@ -170,12 +54,13 @@ export function serverBackend(url: string): Backend {
   };
 }
 
-const serverUrl = process.env.VI_TEST_POSTGRES_URL;
+/** The PostgreSQL server of a `test:full` run; undefined in `npm test`. */
+export const SERVER_URL = process.env.VI_TEST_POSTGRES_URL || undefined;
 
-/** Every backend the matrix suites run on: SQLite, PGlite, and the server when one is configured. */
-export const BACKENDS: Backend[] = [sqlite, pglite, ...(serverUrl ? [serverBackend(serverUrl)] : [])];
+/** The backend the matrix suites run on in this run: SQLite, or the server in a `test:full` run. */
+export const BACKENDS: Backend[] = SERVER_URL ? [serverBackend(SERVER_URL)] : [sqlite];
 
-/** The Postgres backends alone (PGlite, and the server when configured). */
+/** The Postgres backends alone: the server in a `test:full` run, none in `npm test`. */
 export const POSTGRES_BACKENDS: Backend[] = BACKENDS.filter((b) => b.name !== 'sqlite');
 
 /**

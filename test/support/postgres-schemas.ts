@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
 
 /**
  * Vitest global setup for the real-server backend: every world of this run creates its schema
@@ -8,8 +9,8 @@ import pg from 'pg';
  * when Kysely's migrator listed every schema's tables; ours looks only at its own schema. Dropping
  * at the end is still the simpler rule: a multi-process test's children may hold connections.)
  */
-export default function setup(): (() => Promise<void>) | undefined {
-  const url = process.env.VI_TEST_POSTGRES_URL;
+export default function setup(project: TestProject): (() => Promise<void>) | undefined {
+  const url = project.config.env?.VI_TEST_POSTGRES_URL ?? process.env.VI_TEST_POSTGRES_URL;
   if (!url) return undefined;
   // Set before the workers start, so each inherits it.
   const prefix = `vi_${randomBytes(4).toString('hex')}_`;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { schemaUrl } from './processes.ts';
+import { SERVER_URL } from './backends.ts';
 
 /** Plain SQL on the database API processes share, read beside them (integers as numbers). */
 export interface Inspector {
@@ -59,7 +60,5 @@ export function postgresSchema(url: string): SharedDatabase {
   };
 }
 
-const serverUrl = process.env.VI_TEST_POSTGRES_URL;
-
-/** A SQLite file always, and a schema of the PostgreSQL server when `VI_TEST_POSTGRES_URL` names one. */
-export const SHARED_DATABASES: SharedDatabase[] = [sqliteFile, ...(serverUrl ? [postgresSchema(serverUrl)] : [])];
+/** A SQLite file always, and a schema of the PostgreSQL server in a `test:full` run. */
+export const SHARED_DATABASES: SharedDatabase[] = [sqliteFile, ...(SERVER_URL ? [postgresSchema(SERVER_URL)] : [])];

@@ -44,12 +44,11 @@ export function onBackend(target: Target, backend: Backend): Target {
 }
 
 /**
- * The targets crossed with the backends: both transports on SQLite, and in-process calls on each
- * Postgres backend (PGlite always; the server named by `VI_TEST_POSTGRES_URL` when set). The
- * transport and the database are independent, so Postgres does not run every transport again.
- * Suites whose features run on Postgres use this; the others stay on {@link TARGETS}.
+ * The targets of the suites whose features run on Postgres too: both transports on SQLite in
+ * `npm test`; in-process calls on the server in `npm run test:full` (the transport and the
+ * database are independent, so Postgres does not run every transport again).
  */
-export const MATRIX: Target[] = [...TARGETS, ...POSTGRES_BACKENDS.map((backend) => onBackend(inProcess, backend))];
+export const MATRIX: Target[] = POSTGRES_BACKENDS.length > 0 ? POSTGRES_BACKENDS.map((backend) => onBackend(inProcess, backend)) : TARGETS;
 
 /** A client over a started target, as the behaviour suites use it. */
 export type Client = ReturnType<typeof clientFor>;

@@ -7,7 +7,7 @@ import { ROOT, RUNTIMES, runtimeCommand } from '../../scripts/runtime-command.ts
 
 /**
  * The same exports under Node, Bun and Deno (each with its own SQLite driver), collected and
- * written in small steps and interrupted by restarts (test/exports/runtime-export.ts), must give
+ * written in small steps and interrupted by restarts (test/runtimes/runtime-export.ts), must give
  * the same files byte for byte, with the same rowCount and partial.
  */
 const dir = mkdtempSync(join(tmpdir(), 'vi-export-runtimes-'));
@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The exports' outcome under one runtime. */
 function exportsUnder(runtime: (typeof RUNTIMES)[number]) {
-  const [command, ...args] = runtimeCommand(runtime, 'test/exports/runtime-export.ts');
+  const [command, ...args] = runtimeCommand(runtime, 'test/runtimes/runtime-export.ts');
   const out = execFileSync(command!, [...args, join(dir, `${runtime}.sqlite`)], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
   return JSON.parse(out.trim().split('\n').pop()!) as { runtime: string; results: { rowCount: number; partial: boolean; sha256: string; bytes: number }[] };
 }

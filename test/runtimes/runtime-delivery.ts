@@ -4,7 +4,7 @@
  * HOOK_SECRET, then prints the deliveries' states and closes.
  */
 import type { Api, RuntimeApiOptions } from '../../adapters/node/index.ts';
-import { ACCOUNT, event, person, SITES } from './fixtures.ts';
+import { ACCOUNT, event, person, SITES } from '../webhooks/fixtures.ts';
 
 const runtime = 'Bun' in globalThis ? 'bun' : 'Deno' in globalThis ? 'deno' : 'node';
 const adapter = `../../adapters/${runtime}/index.ts`;

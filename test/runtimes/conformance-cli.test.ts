@@ -5,8 +5,8 @@ import { RUNTIMES, runtimeCommand, type Runtime } from '../../scripts/runtime-co
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApi, serve, type Api, type RunningServer } from '../../adapters/node/index.ts';
 import { ALL_CHECKS } from '../../harness/index.ts';
-import { VARIANTS } from './variants/index.ts';
-import { seedAccount } from './support.ts';
+import { VARIANTS } from '../harness/variants/index.ts';
+import { seedAccount } from '../harness/support.ts';
 import { runCommand } from '../cli/bin.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 

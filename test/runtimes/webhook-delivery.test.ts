@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { generateWebhookSecret } from '../../adapters/node/index.ts';
 import { ROOT, RUNTIMES, runtimeCommand } from '../../scripts/runtime-command.ts';
-import { Receiver } from './receiver.ts';
-import { verifyAt } from './setup.ts';
+import { Receiver } from '../webhooks/receiver.ts';
+import { verifyAt } from '../webhooks/setup.ts';
 
 /** Runs the delivery script under a runtime; resolves with its exit code and output. */
 function runScript(runtime: (typeof RUNTIMES)[number], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const [command, ...args] = runtimeCommand(runtime, 'test/webhooks/runtime-delivery.ts');
+  const [command, ...args] = runtimeCommand(runtime, 'test/runtimes/runtime-delivery.ts');
   const child = spawn(command!, args, { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d) => (output += d));
