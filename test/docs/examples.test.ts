@@ -45,7 +45,8 @@ describe('the shell examples of the README and docs/', () => {
     symlinkSync(resolve('.'), join(dir, 'node_modules/visitor-intelligence'));
     // A shim as npm writes where it cannot link: the build's file is not executable until npm installs it.
     writeFileSync(join(dir, 'node_modules/.bin/visitor-intelligence'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(resolve('dist/scripts/cli.js'))} "$@"\n`, { mode: 0o755 });
-    server = await startServe('docs', ['--db', join(dir, 'data/demo.sqlite'), '--people', '500'], { dir });
+    // --faults for the fault injection examples, which say the reader starts the server with it.
+    server = await startServe('docs', ['--db', join(dir, 'data/demo.sqlite'), '--people', '500', '--faults'], { dir });
     symlinkSync(join(dir, 'docs.keys.json'), join(dir, 'keys.json'));
   }, 120_000);
   afterAll(async () => {
