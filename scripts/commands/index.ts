@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { registerConformance } from './conformance.ts';
 import { CliError, reason } from './errors.ts';
@@ -10,10 +12,26 @@ import { registerWebhooks } from './webhooks.ts';
 /** The subcommands, one file each: a new one adds a file and a line here. */
 const COMMANDS: ((program: Command) => void)[] = [registerServe, registerSeed, registerLoad, registerKeys, registerConformance, registerWebhooks];
 
+/**
+ * package.json's version, found by walking up from this file: the sources (scripts/commands)
+ * and the build (dist/scripts/commands) sit at different depths below it.
+ */
+function packageVersion(): string {
+  for (let dir = import.meta.dirname; ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'visitor-intelligence' && pkg.version) return pkg.version;
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
 /** The `visitor-intelligence` program with every subcommand. */
 export function buildProgram(): Command {
   const program = new Command('visitor-intelligence')
     .description('The Visitor Intelligence API: a demo server, its data and keys, and a conformance harness.')
+    .version(packageVersion(), '-V, --version', 'print the version')
     // Settings before subcommands: `.command()` copies them into each.
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')

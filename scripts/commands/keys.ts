@@ -3,6 +3,7 @@ import type { IssuedKey } from '../../core/index.ts';
 import { DEMO_ACCOUNT_ID } from '../demo-keys.ts';
 import { checkDbPath, openForAdmin } from './database.ts';
 import { CliError } from './errors.ts';
+import { alignColumns } from './table.ts';
 
 type Admin = Awaited<ReturnType<typeof openForAdmin>>['api']['admin'];
 
@@ -56,10 +57,8 @@ export function registerKeys(program: Command): void {
         const list = await admin.listKeys(flags.account);
         if (flags.json) return console.log(JSON.stringify(list, null, 2));
         if (list.length === 0) return console.log(`${flags.account} has no keys`);
-        for (const k of list) {
-          const state = k.revokedAt === null ? 'active' : 'revoked';
-          console.log(`${k.keyId}  ${state.padEnd(7)}  ${(k.domain ?? 'account').padEnd(28)} ${(k.clientRef ?? '-').padEnd(14)} ${k.label ?? ''}`.trimEnd());
-        }
+        const rows = list.map((k) => [k.keyId, k.revokedAt === null ? 'active' : 'revoked', k.domain ?? 'account', k.clientRef ?? '-', k.label ?? '']);
+        for (const line of alignColumns(rows)) console.log(line);
       }),
     );
 }

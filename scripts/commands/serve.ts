@@ -7,6 +7,7 @@ import { DEMO_ACCOUNT_ID, ensureDemoKeys, type DemoKeys } from '../demo-keys.ts'
 import { loadRuntime } from '../runtime.ts';
 import { databaseLabel } from '../../adapters/shared/postgres.ts';
 import { checkDbPath, openApi } from './database.ts';
+import { alignColumns } from './table.ts';
 import { CliError } from './errors.ts';
 import { createDemoDatabase, databaseExists, readDemoRecord } from './demo-database.ts';
 import { collect, corsOrigin, instant, wholeNumber } from './options.ts';
@@ -150,7 +151,7 @@ function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, ru
   if (settings.cors) console.log(`CORS: ${settings.cors.includes('*') ? 'any origin' : settings.cors.join(', ')}`);
   console.log(`\nAccount key (reads everything):\n  ${keys.accountKey}`);
   console.log('\nDomain-scoped keys (each reads its client domain and its subdomains):');
-  for (const k of keys.scopedKeys) console.log(`  ${k.domain.padEnd(28)} ${(k.clientRef ?? '-').padEnd(14)} ${k.key}`);
+  for (const line of alignColumns(keys.scopedKeys.map((k) => [k.domain, k.clientRef ?? '-', k.key]), '  ')) console.log(line);
   console.log(`\nAdmin token (Authorization: Bearer …, for /_admin/ routes):\n  ${settings.adminToken}`);
   if (settings.faults) console.log('Fault injection: on (Prefer: fault=<code>, Prefer: delay=<ms>, POST /_admin/faults)');
   console.log(`\nTry:\n  curl -s -H 'X-API-Key: ${keys.accountKey}' '${baseUrl}/v1/people?limit=2'`);

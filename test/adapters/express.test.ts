@@ -6,7 +6,7 @@ import { toMiddleware } from '../../adapters/node/index.ts';
 import { errorCode, replyOf } from '../support/client.ts';
 import { createWorld, type World } from '../support/world.ts';
 
-/** The README's Express example, for real: the API mounted with app.use beside the host's own routes and body parser. */
+/** docs/embedding.md's Express example, for real: the API mounted with app.use beside the host's own routes and body parser. */
 describe('the API as Express middleware', () => {
   let world: World;
   let server: Server;

@@ -65,7 +65,7 @@ const REAL = {
   full: { name: 'a full run', config: {}, setup: {} },
   destructive: { name: 'a destructive run', config: { destructive: true }, setup: {} },
   slow: { name: 'a slow run on a fast clock', config: { slow: true, only: idsFlagged('slow') }, setup: {} },
-  // The README's embedding example: a handful of people, the API mounted under /api.
+  // docs/embedding.md's example: a handful of people, the API mounted under /api.
   few: { name: 'a full run over 3 people under a mounted base URL', config: {}, setup: { people: 3, prefix: '/api' } },
   fewDestructive: { name: 'a destructive run over 3 people under a mounted base URL', config: { destructive: true }, setup: { people: 3, prefix: '/api' } },
 } as const satisfies Record<string, { name: string; config: Pick<HarnessConfig, 'only' | 'destructive' | 'slow'>; setup: Setup }>;

@@ -52,7 +52,7 @@ export async function seedAccount(api: Api, accountId: string, { people = 150, s
  */
 export const PACED_EXPORTS = { batchRows: 10, pace: () => new Promise<void>((resolve) => setTimeout(resolve, 20)) };
 
-/** Serves a handler mounted under a path prefix (as the README's embedding example does), on a free port. */
+/** Serves a handler mounted under a path prefix (as docs/embedding.md's example does), on a free port. */
 async function serveMounted(handler: FetchHandler, prefix: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer(toNodeListener(handler, { prefix }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

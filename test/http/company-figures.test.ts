@@ -27,7 +27,7 @@ function figuresFrom(people: any[]): Map<string, { id: string; visitCount: numbe
   return byId;
 }
 
-/** The sites a domain/client_ref query selects (README: a domain with its subdomains, case-insensitively; client_ref exactly). */
+/** The sites a domain/client_ref query selects (docs/sandbox.md: a domain with its subdomains, case-insensitively; client_ref exactly). */
 function sitesOf(query: string): string[] {
   const params = new URLSearchParams(query);
   const domain = params.get('domain')?.toLowerCase();
@@ -49,7 +49,7 @@ const FILTERS = [
   'domain=nobody.example',
 ];
 
-// README, "Scope and filters": an account key with domain/client_ref narrows which companies
+// docs/implementation-choices.md, "Scope and filters": an account key with domain/client_ref narrows which companies
 // are listed, but their figures stay account-wide; filtered views count companies with people
 // seen on their sites. So under a filter the companies are exactly those of the people the same
 // filter lists, and each one's figures are those of all its people, as the unfiltered list shows.
@@ -102,7 +102,7 @@ describe.each(MATRIX)('companies and stats under filters with an account key ($n
   });
 });
 
-// README, "Resources": a company with no identified people has visitCount 0 and the time it was
+// docs/implementation-choices.md, "Resources": a company with no identified people has visitCount 0 and the time it was
 // loaded as its dates; "Scope and filters": the unfiltered account view counts every loaded
 // company, while filtered and scoped views show only companies with people seen on their sites.
 describe.each(MATRIX)('companies with no people in view ($name)', (target) => {

@@ -6,10 +6,10 @@ import { SITES, type World } from '../support/world.ts';
 
 const DOMAINS = SITES.map((s) => s.domain);
 
-// README, "Ordering and paging": a cursor's HMAC covers the endpoint, its filters and the key's
+// docs/implementation-choices.md, "Ordering and paging": a cursor's HMAC covers the endpoint, its filters and the key's
 // scope (core/scope/view.ts `scopeTag`: the account, and for a domain-scoped key its site), not
 // the key itself, so "cursors work across keys of the same scope (e.g. after a key rotation)".
-// A rotated-away key stops at once (README, "Keys and limits"), and a cursor of one scope is
+// A rotated-away key stops at once (docs/implementation-choices.md, "Keys and limits"), and a cursor of one scope is
 // 400 invalid_cursor in any other.
 describe.each(MATRIX)('cursors across a key rotation ($name)', (target) => {
   let world: World;

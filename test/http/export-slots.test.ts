@@ -8,7 +8,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** Selects nobody: its run completes in two steps (staging nobody, moving nobody). */
 const EMPTY = { search: 'zzzz-no-such-person' };
 
-// README, "Exports": up to three `processing` exports per account; a fourth is 429
+// docs/implementation-choices.md, "Exports": up to three `processing` exports per account; a fourth is 429
 // too_many_exports. The count is the account's, shared by all its account keys. The gate holds
 // every run at its steps; a job that selects nobody finishes in its second step, so one job can
 // be let through while the others stay running.

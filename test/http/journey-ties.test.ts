@@ -19,7 +19,7 @@ const TIED = ['evt_0240a', 'evt_0240b', 'evt_0240c', 'evt_0241a', 'evt_0241b', '
   event(id, TIED_AT, i % 2 === 0 ? 'beta.example' : 'shop.alpha.example', i % 3 === 0 ? 'click' : 'page_view'),
 );
 
-// README, "Ordering and paging": events newest first, then eventId descending; a page after a
+// docs/implementation-choices.md, "Ordering and paging": events newest first, then eventId descending; a page after a
 // cursor holds the events after its position as they stand now. Eight events at one instant make
 // cursors land inside the tie, where the page skips the tied events that came before the cursor.
 describe.each(MATRIX)('a journey walk across events that share a timestamp ($name)', (target) => {

@@ -22,7 +22,7 @@ interface Handed {
   csv: string;
 }
 
-// README: createApi's `secret` signs cursors (and download links), by default "a random secret
+// docs/embedding.md: createApi's `secret` signs cursors (and download links), by default "a random secret
 // kept in the database"; api.close() closes a database file createApi opened. So a new process
 // over the same file honours what the old one handed out, unless it signs with another secret.
 describe.each(TARGETS)('cursors and download links across a restart ($name)', (target: Target) => {

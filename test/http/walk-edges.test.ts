@@ -8,7 +8,7 @@ const HOUR = 3_600_000;
 /** Whether rows are strictly in lastSeen-descending-then-id-descending order. */
 const inKeysetOrder = (rows: any[]) => rows.every((row, i) => i === 0 || isAfter(row, positionOf(rows[i - 1])));
 
-// README, "Ordering and paging": a walk never repeats or skips a row that existed when it
+// docs/implementation-choices.md, "Ordering and paging": a walk never repeats or skips a row that existed when it
 // began, and a row whose lastSeen changes during the walk (reloaded by the admin surface) moves
 // to its new place. These pin what that means for a walk in progress: the pages after a cursor
 // are the rows that are after its position, by (lastSeen, id) descending, as they stand now.

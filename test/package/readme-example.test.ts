@@ -5,16 +5,17 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../../adapters/node/index.ts';
 
-/** The README's embedding setup, as written there (the block after "Setup is safe to run at every start"). */
+/** The embedding setup of docs/embedding.md, as written there (the block after "Setup is safe to run at every start"). */
 function readmeSetup(): string {
-  const readme = readFileSync('README.md', 'utf8');
-  const after = readme.slice(readme.indexOf('Setup is safe to run at every start'));
-  const block = /```ts\n([\s\S]*?)```/.exec(after)?.[1];
-  if (!block) throw new Error('the README has no setup example');
+  const page = readFileSync('docs/embedding.md', 'utf8');
+  const at = page.indexOf('Setup is safe to run at every start');
+  if (at < 0) throw new Error('docs/embedding.md has no setup example');
+  const block = /```ts\n([\s\S]*?)```/.exec(page.slice(at))?.[1];
+  if (!block) throw new Error('docs/embedding.md has no setup example');
   return block;
 }
 
-describe("the README's embedding example", () => {
+describe("docs/embedding.md's setup example", () => {
   const dir = mkdtempSync(join(tmpdir(), 'vi-readme-'));
   const database = join(dir, 'visitors.sqlite');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

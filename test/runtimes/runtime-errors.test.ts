@@ -7,7 +7,7 @@ import { rawRequest, type RawReply } from '../adapters/raw-http.ts';
  * Answers made outside the core, under each runtime's adapter: a handler that throws, request
  * targets that are not plain paths, and what each runtime's own HTTP layer refuses before the
  * handler runs. Node answers all of these with the envelope; Bun and Deno offer a hook only for a
- * handler that throws, and the last suite pins what they answer on their own, as the README states.
+ * handler that throws, and the last suite pins what they answer on their own, as docs/implementation-choices.md states.
  */
 
 interface Started {
@@ -105,7 +105,7 @@ describe.each([...RUNTIMES])('requests the %s HTTP layer refuses before the adap
       expect(reply.status, reply.body).toBe(200);
       expect(reply.headers['x-request-id']).toMatch(/^req_/);
     } else {
-      // What the README says this runtime cannot do: its own answer has no body and no request id.
+      // What docs/implementation-choices.md says this runtime cannot do: its own answer has no body and no request id.
       expect([reply.status, reply.body, reply.headers['x-request-id']]).toEqual([status, '', undefined]);
     }
   });
