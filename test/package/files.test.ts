@@ -17,11 +17,11 @@ describe('the npm package', () => {
     files = packedFiles();
   }, 60_000);
 
-  it('ships the licence, the spec the README links to, and the bin with its shebang', () => {
+  it('ships the licence, the spec and the sample files the docs link to, and the bin with its shebang', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
     expect(pkg.license).toBe('MIT');
     expect(readFileSync('LICENSE', 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the visitor-intelligence authors\n/);
-    for (const path of ['LICENSE', 'README.md', 'docs/visitor-intelligence-api.md', pkg.bin['visitor-intelligence']]) expect(files, path).toContain(path);
+    for (const path of ['LICENSE', 'README.md', 'CONTRIBUTING.md', 'docs/visitor-intelligence-api.md', 'examples/people.csv', 'examples/events.ndjson', pkg.bin['visitor-intelligence']]) expect(files, path).toContain(path);
     expect(readFileSync(pkg.bin['visitor-intelligence'], 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
   });
 
