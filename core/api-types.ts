@@ -134,4 +134,5 @@ export interface Api {
   reset(): Promise<void>;
 }
 
+/** The spec's hourly limits, the default of `rateLimits`. */
 export const DEFAULT_RATE_LIMITS: RateLimits = { accountPerHour: 1000, scopedKeyPerHour: 1000 };

@@ -1,5 +1,6 @@
 import { Admin } from './admin/admin.ts';
-import { DEFAULT_RATE_LIMITS, type Api, type ApiOptions } from './api-types.ts';
+import type { Api, ApiOptions } from './api-types.ts';
+import { resolveOptions } from './defaults.ts';
 import { AdminError } from './admin/inputs.ts';
 import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
@@ -26,12 +27,10 @@ import { PeopleStore } from './store/people-store.ts';
 import { RateLimitsStore } from './store/rate-limits-store.ts';
 import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
-import { systemClock } from './time/clock.ts';
 import { httpDate, toEpochSeconds } from './time/iso.ts';
-import { webDigests } from './crypto/digests.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
 import { noteRequest } from './time/next-turn.ts';
-import { ExportRunner, FILE_CHUNKS, FULL_STEP, yieldToEventLoop } from './exports/runner.ts';
+import { ExportRunner } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
@@ -49,44 +48,29 @@ import { DatabaseUnavailable, RETRY_AFTER_SECONDS } from './store/database-unava
 import { checkApiOptions } from './options.ts';
 
 /** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
-export async function createApi(options: ApiOptions): Promise<Api> {
-  const { db } = options;
-  const clock = options.clock ?? systemClock;
-  const leaseClock = options.leaseClock ?? systemClock;
-  const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+export async function createApi(given: ApiOptions): Promise<Api> {
+  // Options are checked before any work starts: a refused one must leave nothing running behind it.
+  checkApiOptions(given);
+  const options = resolveOptions(given);
+  const { db, clock, leaseClock, digests, rateLimits: limits } = options;
   const reportError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
   // An outage is logged once by the adapter that saw it, not once per request or background step.
   const onError = (error: unknown, request?: Request) => {
     if (!(error instanceof DatabaseUnavailable)) reportError(error, request);
   };
-  // Options are checked before any work starts: a refused one must leave nothing running behind it.
-  checkApiOptions(options);
   const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
   const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
   await prepareConnection(db);
   await migrateToLatest(db);
   const secret = options.secret ?? (await loadOrCreateSecret(db));
-  const digests = options.digests ?? webDigests;
 
   const sites = new SitesStore(db);
   const exportsStore = new ExportsStore(db, new ExportMembersStore(db));
-  const newRunner = () => new ExportRunner(exportsStore, sites, clock, leaseClock, {
-    batchRows: options.exports?.batchRows ?? FULL_STEP.batchRows,
-    collectPks: options.exports?.collectPks ?? FULL_STEP.collectPks,
-    runPks: options.exports?.runPks ?? FULL_STEP.runPks,
-    rowCap: options.exports?.rowCap ?? 1_000_000,
-    chunkChars: options.exports?.chunkChars ?? FILE_CHUNKS.chars,
-    chunksPerCommit: options.exports?.chunksPerCommit ?? FILE_CHUNKS.perCommit,
-    maxAttempts: 3,
-    leaseSeconds: options.exports?.leaseSeconds ?? 30,
-    pollIntervalMs: options.exports?.pollIntervalMs ?? 2000,
-    pace: options.exports?.pace ?? yieldToEventLoop,
-    onError: (error) => onError(error),
-  });
+  const newRunner = () => new ExportRunner(exportsStore, sites, clock, leaseClock, { ...options.exports, maxAttempts: 3, onError: (error) => onError(error) });
   let runner = newRunner();
   const services: Services = {
     clock,
-    cursors: new CursorSigner(secret, options.cursorTtlSeconds ?? 3600, digests),
+    cursors: new CursorSigner(secret, options.cursorTtlSeconds, digests),
     sites,
     keys: new KeysStore(db),
     people: new PeopleStore(db),
@@ -94,25 +78,15 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     events: new EventsStore(db),
     stats: new StatsStore(db),
     exports: { store: exportsStore, runner, links: new DownloadLinkSigner(secret, digests) },
-    defaultPageSize: options.defaultPageSize ?? 50,
+    defaultPageSize: options.defaultPageSize,
   };
   // Jobs past retention go; jobs a previous process left running carry on, as do those another process gives up.
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   const webhooksStore = new WebhooksStore(db);
-  const requestTimeoutMs = options.webhooks?.requestTimeoutMs ?? 15_000;
-  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, {
-    concurrencyPerEndpoint: options.webhooks?.concurrencyPerEndpoint ?? 4,
-    requestTimeoutMs,
-    pollIntervalMs: options.webhooks?.pollIntervalMs ?? 1000,
-    leaseSeconds: options.webhooks?.leaseSeconds ?? Math.max(60, Math.ceil(requestTimeoutMs / 1000) * 2),
-    random: options.webhooks?.random ?? Math.random,
-    background: options.webhooks?.background ?? true,
-    logRetentionSeconds: options.webhooks?.logRetentionSeconds ?? 30 * 86_400,
-    onError: (error) => onError(error),
-  });
+  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, { ...options.webhooks, onError: (error) => onError(error) });
   let dispatcher = newDispatcher();
   const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());
-  const ingest = new IngestStore(db, { activityCap: options.webhooks?.activityCap ?? 100 });
+  const ingest = new IngestStore(db, { activityCap: options.webhooks.activityCap });
   const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, () => dispatcher.wake());
   const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(db));
   const baseline = new BaselineStore(db);
