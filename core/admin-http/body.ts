@@ -1,6 +1,6 @@
 import { AdminError } from '../admin/inputs.ts';
 import { eachBodyText, readOptionalJson } from '../http/body.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest, type ApiError } from '../http/errors.ts';
 import type { CoreRequest } from '../http/reply.ts';
 
 /** The most a control body (account, key, clock, webhook, fault rule) may hold. */
@@ -34,6 +34,7 @@ export async function readItems(request: CoreRequest, kind: string): Promise<Loa
   if (type === 'application/x-ndjson') return ndjson(request, kind);
   if (type !== 'application/json') throw badRequest(`Send ${kind} as application/json (one array) or application/x-ndjson (one object per line).`);
   const text = await readAll(request);
+  if (text.trim() === '') throw emptyBody(kind);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -82,7 +83,13 @@ async function ndjson(request: CoreRequest, kind: string): Promise<LoadItems> {
     }
   });
   if (rest !== '') take(rest);
+  // No object at all (a file that was never there, which curl sends as nothing) is a mistake, not a load of none.
+  if (items.length === 0) throw emptyBody(kind);
   return { items, lines };
+}
+
+function emptyBody(kind: string): ApiError {
+  return badRequest(`The request body is empty: send ${kind} as a JSON array or as NDJSON, one object per line.`);
 }
 
 async function readAll(request: CoreRequest): Promise<string> {

@@ -87,8 +87,15 @@ export class AdminError extends Error {
   }
 }
 
+/** Refuses a required field that is absent, naming it as missing rather than judging its value. */
+export function present<T>(value: T | null | undefined, field: string): T {
+  if (value === undefined || value === null) throw new AdminError(`${field} is missing`);
+  return value;
+}
+
 /** Epoch seconds from a time input, or an AdminError naming the field. */
 export function toSeconds(value: TimeInput, field: string): number {
+  present(value, field);
   const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
   if (!Number.isFinite(ms)) throw new AdminError(`${field} is not a valid time: ${String(value)}`);
   return Math.floor(ms / 1000);
@@ -106,6 +113,7 @@ export function shownValue(value: unknown): string {
  * path id carrying one can only be a 404.
  */
 export function requireText(value: unknown, field: string, max = 512): string {
+  present(value, field);
   if (typeof value !== 'string' || value.length === 0 || value.length > max) {
     throw new AdminError(`${field} must be a non-empty string of at most ${max} characters`);
   }

@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { AdminError, CRM_STATUSES, requireText, shownValue, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
+import { AdminError, CRM_STATUSES, present, requireText, shownValue, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
@@ -229,12 +229,12 @@ function hotFlag(value: unknown, field: string): 0 | 1 {
 
 function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomain: Map<string, Site>) {
   const at = `people[${i}]`;
-  if (!Array.isArray(p.visits) || p.visits.length === 0) throw new AdminError(`${at}.visits must list at least one site visit`);
+  if (!Array.isArray(present(p.visits, `${at}.visits`)) || p.visits.length === 0) throw new AdminError(`${at}.visits must list at least one site visit`);
   const visits = p.visits.map((v, k) => {
-    const domain = normalizeDomain(String(v.domain));
+    const domain = normalizeDomain(String(present(v.domain, `${at}.visits[${k}].domain`)));
     const site = domain ? siteByDomain.get(domain) : undefined;
     if (!site) throw new AdminError(`${at}.visits[${k}].domain ${v.domain} is not a registered site of this account`);
-    if (!Number.isInteger(v.visitCount) || v.visitCount < 1) throw new AdminError(`${at}.visits[${k}].visitCount must be an integer ≥ 1`);
+    if (!Number.isInteger(present(v.visitCount, `${at}.visits[${k}].visitCount`)) || v.visitCount < 1) throw new AdminError(`${at}.visits[${k}].visitCount must be an integer ≥ 1`);
     const first = toSeconds(v.firstSeen, `${at}.visits[${k}].firstSeen`);
     const last = toSeconds(v.lastSeen, `${at}.visits[${k}].lastSeen`);
     if (first > last) throw new AdminError(`${at}.visits[${k}].firstSeen is after lastSeen`);
@@ -277,9 +277,9 @@ function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomai
 function prepareEvent(accountId: string, e: EventInput, i: number, siteByDomain: Map<string, Site>, personPks: Map<string, number>) {
   const at = `events[${i}]`;
   const eventId = requireText(e.eventId, `${at}.eventId`, 128);
-  const personPk = personPks.get(String(e.personId));
+  const personPk = personPks.get(String(present(e.personId, `${at}.personId`)));
   if (personPk === undefined) throw new AdminError(`${at}.personId ${e.personId} is not a person of this account`);
-  const domain = normalizeDomain(String(e.domain));
+  const domain = normalizeDomain(String(present(e.domain, `${at}.domain`)));
   const site = domain ? siteByDomain.get(domain) : undefined;
   if (!site) throw new AdminError(`${at}.domain ${e.domain} is not a registered site of this account`);
   const eventType = requireText(e.eventType, `${at}.eventType`, 64);

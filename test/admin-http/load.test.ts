@@ -37,6 +37,32 @@ for (const target of TARGETS) {
       expect((await s.client.get('/v1/people/per_ok', s.world.accountKey)).status).toBe(404);
     });
 
+    it('refuses an empty body, as JSON or NDJSON, rather than loading nothing', async () => {
+      for (const [body, type] of [['', NDJSON], ['\n\n', NDJSON], ['', { 'content-type': 'application/json' }]] as const) {
+        const reply = await s.admin.post('/_admin/accounts/acc_a/people', body, type);
+        expect([reply.status, errorCode(reply)]).toEqual([400, 'bad_request']);
+        expect(reply.body.error.message).toBe('The request body is empty: send people as a JSON array or as NDJSON, one object per line.');
+      }
+    });
+
+    it('names a required field that is missing as missing', async () => {
+      const event = { eventId: 'evt_m', personId: 'per_m', sessionId: 's1', eventType: 'page_view', timestamp: '2026-11-21T10:00:00Z', url: 'https://alpha.example/x' };
+      expect((await s.admin.post('/_admin/accounts/acc_a/people', [{ id: 'per_m', visits: visit() }])).status).toBe(200);
+      const cases: [string, unknown, string][] = [
+        ['events', [event], 'events[0].domain is missing'],
+        ['events', [{ ...event, domain: 'alpha.example', timestamp: undefined }], 'events[0].timestamp is missing'],
+        ['events', [{ ...event, domain: 'alpha.example', eventType: undefined }], 'events[0].eventType is missing'],
+        ['people', [{ id: 'per_x' }], 'people[0].visits is missing'],
+        ['people', [{ id: 'per_x', visits: [{ visitCount: 1, firstSeen: '2026-11-20T10:00:00Z', lastSeen: '2026-11-21T10:00:00Z' }] }], 'people[0].visits[0].domain is missing'],
+        ['people', [{ visits: visit() }], 'people[0].id is missing'],
+        ['companies', [{ id: 'co_x' }], 'companies[0].name is missing'],
+      ];
+      for (const [kind, body, message] of cases) {
+        const reply = await s.admin.post(`/_admin/accounts/acc_a/${kind}`, body);
+        expect([reply.status, reply.body.error?.message]).toEqual([400, message]);
+      }
+    });
+
     it('names a line that is not JSON, or not an object', async () => {
       const notJson = await s.admin.post('/_admin/accounts/acc_a/companies', `{"id":"co_1","name":"A"}\n{"id":\n`, NDJSON);
       expect(notJson.body.error.message).toBe('line 2: not valid JSON.');
