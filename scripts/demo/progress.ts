@@ -16,9 +16,13 @@ export const SILENT: ProgressDisplay = { update() {}, stop() {} };
  */
 export function terminalProgress(label: string): ProgressDisplay {
   if (process.env.CI || !process.stderr.isTTY) return SILENT;
+  // The label, a phase of 9, brackets and a count of up to 15 characters leave the bar the rest of the line.
+  const barsize = Math.max(10, Math.min(40, (process.stderr.columns ?? 80) - label.length - 30));
   const multibar = new MultiBar(
     {
       stream: process.stderr,
+      barsize,
+      linewrap: false,
       format: `${label} {phase} [{bar}] {value}/{total}`,
       hideCursor: true,
       clearOnComplete: false,
