@@ -29,7 +29,7 @@ import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
 import { httpDate, toEpochSeconds } from './time/iso.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
-import { noteRequest } from './time/next-turn.ts';
+import { noteRequest } from './exports/pace.ts';
 import { ExportRunner } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
@@ -153,26 +153,13 @@ export async function createApi(given: ApiOptions): Promise<Api> {
       throw faultError(fault, { ...site, budget: rate.decision });
     }
     const [bucket, limit] = budgetOf(caller);
-    const budget = limiter.take(bucket, limit);
-    // A GET only reads, so it is answered while its count is in flight (on PostgreSQL a round trip,
-    // the request's second of four), and its answer dropped if the count refuses it. Only while the
-    // caller's budget had room when this process last counted it: a client over its limit makes
-    // the API read nothing, and a bucket's first request in a window waits for its count.
-    const ctx = withCaller(base, caller);
-    const early = request.method === 'GET' && !fault && limiter.hadRoom(bucket, limit) ? found.handler(ctx) : undefined;
-    // Read (or dropped) below; until then a rejection is not unhandled.
-    early?.catch(() => undefined);
-    rate.decision = await budget;
+    rate.decision = await limiter.take(bucket, limit);
     if (!rate.decision.allowed) {
-      // Its answer is dropped, but an internal error it met is still one to log.
-      early?.catch((error) => {
-        if (!(error instanceof ApiError)) onError(error, asRequest(request));
-      });
       throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
         'retry-after': String(rate.decision.retryAfterSeconds),
       });
     }
-    if (early) return early;
+    const ctx = withCaller(base, caller);
     if (fault === 'export_failed') return startFailing(ctx, found);
     if (fault) throw faultError(fault, site);
     return found.handler(ctx);
@@ -242,8 +229,6 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     webhooks: { deliverDue: () => dispatcher.deliverDue(), idle: () => dispatcher.idle() },
     close: async () => {
       await Promise.all([runner.stop(), dispatcher.stop()]);
-      // Best effort: places not given back only make the window allow that many fewer.
-      await limiter.close().catch((error) => onError(error));
     },
     saveBaseline: async () => {
       await baseline.save();

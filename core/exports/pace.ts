@@ -1,5 +1,20 @@
 /* How export work shares the event loop with requests. */
-import { hasImmediate, lastRequestAt, nextTurn, requestsWaitOnTurn } from '../time/next-turn.ts';
+
+/** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
+const hasImmediate = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function';
+
+/** Queues a macrotask: it runs after the I/O (requests) already waiting. */
+const nextTurn: (run: () => void) => void = hasImmediate
+  ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
+  : (run) => setTimeout(run, 0);
+
+/** When a request last reached the API (performance.now()); none yet is -Infinity. */
+let lastRequest = -Infinity;
+
+/** Marks a request reaching the API now: export work takes small steps while requests come. */
+export function noteRequest(): void {
+  lastRequest = performance.now();
+}
 
 /** How long export work runs per turn while nothing else wants the thread. */
 const IDLE_SLICE_MS = 2;
@@ -42,21 +57,10 @@ function scheduleTurn(): void {
   nextTurn(turn);
 }
 
-/** Whether this turn already stepped aside once for requests' work. */
-let deferred = false;
-
 function turn(): void {
-  // Requests' work queued behind this turn (their rate-limit count) goes first; the step then runs
-  // in the next turn's timers, before new requests are read. Once only, so exports never starve.
-  if (requestsWaitOnTurn() && !deferred) {
-    deferred = true;
-    setTimeout(turn, 0);
-    return;
-  }
-  deferred = false;
   turnScheduled = false;
   turnStarted = performance.now();
-  busy = turnStarted - lastYield > BUSY_GAP_MS || turnStarted - lastRequestAt() < BUSY_HOLD_MS;
+  busy = turnStarted - lastYield > BUSY_GAP_MS || turnStarted - lastRequest < BUSY_HOLD_MS;
   // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
   if (busy) waiting.shift()!();
   else for (const wake of waiting.splice(0)) wake();

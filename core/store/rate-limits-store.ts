@@ -21,47 +21,32 @@ export class RateLimitsStore {
   }
 
   /**
-   * Counts `requests` requests in the bucket's window and returns the window after them: a bucket
-   * without a row, or whose window is `windowMs` old or older at `nowMs`, opens a new one counting
-   * these requests. The statement is compiled once: building it with Kysely on every request cost
-   * as much as running it.
+   * Counts one request in the bucket's window and returns the window after it: a bucket without a
+   * row, or whose window is `windowMs` old or older at `nowMs`, opens a new one counting this
+   * request. The statement is compiled once: building it with Kysely on every request cost as much
+   * as running it.
    */
-  async count(bucket: string, nowMs: number, windowMs: number, requests = 1): Promise<StoredWindow> {
+  async count(bucket: string, nowMs: number, windowMs: number): Promise<StoredWindow> {
     const [row] = await this.#queries.rows(
       `count:${windowMs}`,
       (p) => {
         // Every SET expression reads the row as it was, so both CASEs test the old window. `excluded`
-        // carries nowMs and the count, which keeps the arithmetic on columns (a bare parameter has no type on Postgres).
+        // carries nowMs, which keeps the arithmetic on columns (a bare parameter has no type on Postgres).
         const closed = sql<boolean>`rate_limits.window_started_ms <= excluded.window_started_ms - ${sql.lit(windowMs)}`;
         return this.db
           .insertInto('rate_limits')
-          .values({ bucket: p('bucket'), window_started_ms: p('nowMs'), used: p('requests') })
+          .values({ bucket: p('bucket'), window_started_ms: p('nowMs'), used: sql.lit(1) })
           .onConflict((oc) =>
             oc.column('bucket').doUpdateSet({
               window_started_ms: sql`case when ${closed} then excluded.window_started_ms else rate_limits.window_started_ms end`,
-              used: sql`case when ${closed} then excluded.used else rate_limits.used + excluded.used end`,
+              used: sql`case when ${closed} then 1 else rate_limits.used + 1 end`,
             }),
           )
           .returning(['window_started_ms', 'used']);
       },
-      { bucket, nowMs, requests },
+      { bucket, nowMs },
     );
     return { startedMs: Number(row!.window_started_ms), used: Number(row!.used) };
-  }
-
-  /**
-   * Takes the bucket's count from `last` back to `used`, if it still stands at `last` in the
-   * window that opened at `startedMs`: places counted ahead and never handed out, after which no
-   * one counted.
-   */
-  async release(bucket: string, startedMs: number, used: number, last: number): Promise<void> {
-    await this.db
-      .updateTable('rate_limits')
-      .set({ used })
-      .where('bucket', '=', bucket)
-      .where('window_started_ms', '=', startedMs)
-      .where('used', '=', last)
-      .execute();
   }
 
   /** The bucket's window as stored (possibly closed), or undefined when it has none. */

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApi, ManualClock, type Api } from '../../adapters/node/index.ts';
 import { yieldToEventLoop } from '../../core/exports/runner.ts';
-import { HourlyRateLimiter } from '../../core/limits/rate-limiter.ts';
-import { RateLimitsStore } from '../../core/store/rate-limits-store.ts';
-import { nextTurnForRequests } from '../../core/time/next-turn.ts';
 
 /** Lets the current export slice end, and any busy spell (20 ms), so the next yield waits for a turn of its own. */
 const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 25));
@@ -22,19 +19,6 @@ async function yieldsUntilFullStep(): Promise<number> {
 describe('export steps sharing the event loop with requests', () => {
   let api: Api;
   afterEach(async () => api?.close());
-
-  it("lets the rate-limit count of requests that arrive while an export step waits for its turn go first", async () => {
-    const clock = new ManualClock(0);
-    api = await createApi({ database: ':memory:', clock });
-    const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(api.db));
-    await limiter.take('warm-up', 5);
-    await sliceOver();
-    const order: string[] = [];
-    const step = yieldToEventLoop().then(() => order.push('export step'));
-    const request = limiter.take('a', 5).then(() => order.push('request counted'));
-    await Promise.all([step, request]);
-    expect(order).toEqual(['request counted', 'export step']);
-  });
 
   it('asks for a full step while nothing else runs, and for a twelfth of one once other work holds the thread between turns', async () => {
     await sliceOver();
@@ -66,19 +50,5 @@ describe('export steps sharing the event loop with requests', () => {
     while (performance.now() < until);
     expect(await step).toBe(1 / 12);
     expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
-  });
-
-  it('still takes its step while requests keep arriving every turn: it steps aside once, not for ever', async () => {
-    await sliceOver();
-    let stepped = false;
-    const step = yieldToEventLoop().then(() => (stepped = true));
-    // Requests' work queued on every turn for up to a second; the step needs a timer's turn (~1 ms).
-    const started = performance.now();
-    while (!stepped && performance.now() - started < 1000) {
-      nextTurnForRequests(() => undefined);
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    expect(stepped).toBe(true);
-    await step;
   });
 });
