@@ -159,12 +159,9 @@ export class ExportsStore {
   }
 
   /**
-   * Writes the job's whole file inside the database in one transaction (core/store/export-whole-file.ts)
-   * and records it as written, under the lease: the job's "now", what it selected and its chunks.
-   * Chunks an interrupted run of the stepwise writer left (a job begun before an upgrade) go first.
-   * The transaction reads one snapshot throughout (repeatable read): the sites whose cells the
-   * lines take are those its people name. `lease` gives the lease as it stands when asked: the
-   * statement may outlast the one it started under. Updates `job`.
+   * Writes the job's whole file inside the database in one repeatable-read transaction
+   * (export-whole-file.ts) and records it under the lease; chunks a stepwise run left go first.
+   * `lease` gives the lease as it stands when asked, as the statement may outlast it. Updates `job`.
    */
   async writeWholeFile(job: ExportJob, filters: ExportFilters, sizes: { rowsPerChunk: number; cap: number; header: string }, nowSeconds: number, lease: () => Lease): Promise<void> {
     const written = await this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
