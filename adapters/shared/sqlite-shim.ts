@@ -62,10 +62,8 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
       cache.clear();
       native.close();
     },
-    // Kysely begins transactions with a plain (deferred) BEGIN, which takes the write lock only at
-    // the first write. Every transaction here writes, and one that read first fails at once with
-    // SQLITE_BUSY (no busy wait) when another process wrote in between. Taking the write lock at
-    // BEGIN makes it wait its turn (busy_timeout) instead: processes sharing a file take turns.
+    // BEGIN IMMEDIATE, not Kysely's deferred BEGIN: every transaction here writes, and taking the
+    // write lock up front makes processes sharing a file wait their turn instead of failing BUSY.
     prepare: (sql: string): SqliteStatement => prepared(sql === 'begin' ? 'begin immediate' : sql).kysely,
   };
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });

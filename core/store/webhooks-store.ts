@@ -104,9 +104,8 @@ export class WebhooksStore {
 
   /**
    * Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one
-   * transaction. The state changes only while the claim is still this one's: a claimer that stalled
-   * past its lease, while another process claimed and sent the delivery, logs its attempt but
-   * leaves the state to the newer claim (else a late failure could queue a delivered one again).
+   * transaction. The state changes only while the claim is still this one's, so a late failure of a
+   * stalled claimer cannot requeue a delivery another process sent.
    */
   async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
