@@ -1,15 +1,8 @@
 /**
- * The names the spec leaves open ("the parameter name is not shown"), discovered instead of
- * assumed. In order: the `--profile` value; the server's OpenAPI document (`GET /v1/openapi.json`,
- * read without a key); else probing candidate names against data the filter must change.
- *
- * The OpenAPI rule, on the query parameters of `GET /v1/people` (and `/v1/companies`), leaving
- * out the names the spec does show (`limit`, `cursor`, `domain`, `client_ref`, `event_type`,
- * `sort`, `order`): the lastSeen-after filter is the one whose schema is a date (`format` date or
- * date-time, or a `pattern` starting with a `YYYY-MM-DD` shape); the hot-leads filter is the one
- * whose schema is boolean-ish (`type: boolean`, or an enum of true/false/1/0/yes/no). Where several
- * fit, a name or description mentioning "seen"/"after"/"since" (or "hot") decides; still
- * ambiguous, the document does not decide and probing does.
+ * The names the spec leaves open, discovered instead of assumed: the `--profile` value; else the
+ * server's OpenAPI document (among the unnamed query parameters of the lists, the date-typed one is
+ * the lastSeen-after filter, the boolean one the hot-leads filter, a name or description breaking
+ * ties); else probing candidate names against data the filter must change.
  */
 import type { CheckContext } from './context.ts';
 import type { Reply } from './http.ts';

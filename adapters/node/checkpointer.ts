@@ -6,10 +6,8 @@ import { Worker } from 'node:worker_threads';
 const LOOK_AGAIN_MS = { copied: 10, none: 100 };
 
 /**
- * How much nicer the checkpointer's thread is than the thread that starts it. Copying the WAL can
- * wait; a page cannot. At the same nice value the thread took an even share of a busy core, and a
- * checkpoint (3–18 ms) held the serving thread back by as long; 10 nicer, Linux gives it about a
- * tenth while both want the core, and all of it while the serving thread waits for requests.
+ * How much nicer the checkpointer's thread is than the thread that starts it: copying the WAL can
+ * wait, a page cannot, so the serving thread gets the core when both want it.
  */
 const NICE = 10;
 
@@ -71,16 +69,11 @@ look();
 const CLOSE_WAIT_MS = 10_000;
 
 /**
- * Starts copying the WAL of the SQLite file at `path` into the file on a worker thread; returns
- * the function that stops it. A commit that checkpoints inline copies the WAL on the serving
- * thread: at 100 pages a checkpoint that was ~0.35 s of an export's 3.3 s at 100,000 people, and
- * at 1,000 it held requests for 5–10 ms. `onFailure` runs if the thread cannot run (the caller
- * then checkpoints inline again); the thread never keeps the process alive.
- *
- * Stopping waits (blocking, as closing a connection does) until the thread's connection is closed:
- * the serving connection, closed next, is then the last one, which checkpoints the rest and
- * removes the WAL, so the file is whole when closing returns (a file renamed into place next, as
- * the seeder does, would otherwise leave its WAL behind).
+ * Starts copying the WAL of the SQLite file at `path` into the file on a worker thread, so commits
+ * no longer checkpoint on the serving thread; returns the function that stops it. `onFailure` runs
+ * if the thread cannot run (the caller then checkpoints inline); the thread never keeps the process
+ * alive. Stopping waits until the thread's connection is closed, so the serving connection, closed
+ * last, checkpoints the rest and removes the WAL.
  */
 export function startCheckpointer(path: string, onFailure: () => void): () => void {
   const driver = createRequire(import.meta.url).resolve('better-sqlite3');

@@ -3,11 +3,9 @@ import type { Duplex } from 'node:stream';
 import { errorEnvelope, quoted, type AdapterErrorCode, type Envelope } from '../shared/error-envelope.ts';
 
 /**
- * Makes a `node:http` server answer what its HTTP layer refuses with the API's error envelope and
- * an `X-Request-Id`, where Node would answer an empty 400, 408, 413 or 431, or an empty 417 for an
- * unknown `Expect`. `serve()` does this; an embedder calls it on its own server (it then applies
- * to the host's routes too, which is the point: the parser cannot know which route a broken
- * request meant). Returns the server.
+ * Makes a `node:http` server answer what its HTTP parser refuses (400, 408, 413, 431, 417) with
+ * the API's error envelope and an `X-Request-Id`; `serve()` does this, an embedder calls it on its
+ * own server. Returns the server.
  */
 export function answerClientErrors(server: Server): Server {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => void answerClientError(server, error, socket));

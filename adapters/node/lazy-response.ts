@@ -1,13 +1,9 @@
 import type { Reply } from '../../core/index.ts';
 
 /**
- * The Node adapter's one fast path: `api.fetch` answers JSON with a Response whose body stream is
- * made only when something asks for it. Node builds every Response body as a web stream in
- * JavaScript, and reading one back as text decodes it again; a caller in-process almost always
- * reads `text()` or `json()`, which this answers from the text the core built. Everything else
- * that touches the body (`body`, `arrayBuffer()`, `clone()`, …) gets an ordinary Response built
- * from the same text on first use, so it behaves as any Response does. Bun's and Deno's servers
- * read a Response natively (and would find no body here), so only Node uses it.
+ * The Node adapter's one fast path: a JSON Response whose body stream is built only when asked
+ * for; `text()` and `json()` answer from the core's text, anything else gets an ordinary Response
+ * built on first use. Bun and Deno read Responses natively, so only Node uses it.
  */
 export function lazyResponse(reply: Reply): Response {
   const init = { status: reply.status, headers: reply.headers.toObject() };

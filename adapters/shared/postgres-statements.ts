@@ -1,14 +1,9 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 
 /**
- * Named prepared statements for what a request sends on its own. Kysely hands `pg` every query
- * unnamed, so the server parsed and planned each one on every request: a journey page's
- * statement took 0.11 ms to parse and 0.27 ms to bind (where an unnamed statement is planned)
- * against 0.28 ms to run, and named, it took 0.31 ms in all against 0.58. Most of that is the
- * generic plan the server settles on after five runs of a named statement.
- *
- * Statements inside a transaction stay unnamed: those are jobs (an export's whole file, a
- * migration), planned for their own values, and a failure there could not be retried.
+ * Named prepared statements for what a request sends on its own, so the server reuses a generic
+ * plan instead of parsing and planning each one (Kysely hands `pg` every query unnamed).
+ * Statements inside a transaction (jobs, migrations) stay unnamed: planned for their own values.
  */
 
 /** The most statement texts one pool names; the rest go unnamed (`pg` keeps a connection's named statements until it closes). */
@@ -70,11 +65,9 @@ export function statementNamesOf(pool: Pool): StatementNames {
 type QueryExtras = { types?: unknown };
 
 /**
- * Sends one connection's queries: a statement with values outside a transaction by its name,
- * the rest unnamed. A named statement the server refuses before running it is run again unnamed and
- * never named again: its result columns changed by another process's migration, or the server
- * connection no longer (or already) holding it, as behind a pooler in transaction mode or after
- * `DISCARD ALL`.
+ * Sends one connection's queries: a statement with values outside a transaction by its name, the
+ * rest unnamed. A named statement the server refuses before running it (changed columns, a pooler
+ * or `DISCARD ALL` losing it) is run again unnamed and never named again.
  */
 export function statementSender(client: PoolClient, names: StatementNames, extras: QueryExtras): (text: string, values?: unknown[]) => Promise<QueryResult> {
   let inTransaction = false;

@@ -19,14 +19,9 @@ const INT8 = 20;
 const NUMERIC = 1700;
 
 /**
- * Kysely over a `pg` pool, with `bigint` and `numeric` read as numbers: the API's keys, counts and
- * epoch seconds are well within 2^53, and every store expects numbers. The parsers are given per
- * query, so a pool the host passes keeps its own settings for its own queries. A statement sent
- * outside a transaction is prepared by name (postgres-statements.ts).
- *
- * A lost connection or a server that is down becomes `DatabaseUnavailable` (one log line per
- * outage), and every connection listens for its own errors: `pg-pool` stops listening while a client
- * is checked out, and an unheard `'error'` would end the process.
+ * Kysely over a `pg` pool, reading `bigint` and `numeric` as numbers (all well within 2^53), per
+ * query so a host's pool keeps its own settings. A lost connection becomes `DatabaseUnavailable`,
+ * and every connection listens for its own errors, since an unheard `'error'` ends the process.
  */
 export async function kyselyOverPool(pool: Pool, outages = new OutageLog()): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');

@@ -24,16 +24,10 @@ export interface NativeDatabase<S extends NativeStatement> {
 const STATEMENT_CACHE_SIZE = 200;
 
 /**
- * Gives a runtime's SQLite the shape Kysely's own SqliteDialect drives, so every query, migration
- * and export runs unchanged on each runtime. Kysely prepares a statement for every query it runs;
- * here each SQL text is prepared once and kept, because preparing costs as much as running a cheap
- * query. Booleans bind as 1/0.
- *
- * A query that finds its statement changes nothing in the cache, so a hit allocates nothing: moving
- * the entry to the back of a Map on every hit (a plain LRU) made V8 rebuild the Map's table every
- * few hundred queries, and those tables lived long enough to fill the old generation with garbage
- * (~60 bytes a query, half an export's memory growth). When full, the cache evicts the oldest
- * statement not used since it was last passed over (a second chance).
+ * Gives a runtime's SQLite the shape Kysely's SqliteDialect drives, so every query, migration and
+ * export runs unchanged on each runtime. Each SQL text is prepared once and cached (preparing costs
+ * as much as a cheap query); a hit changes nothing, so it allocates nothing, and a full cache evicts
+ * by second chance. Booleans bind as 1/0.
  */
 export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>): Kysely<Database> {
   const cache = new Map<string, CachedStatement<S>>();
@@ -68,10 +62,8 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
       cache.clear();
       native.close();
     },
-    // Kysely begins transactions with a plain (deferred) BEGIN, which takes the write lock only at
-    // the first write. Every transaction here writes, and one that read first fails at once with
-    // SQLITE_BUSY (no busy wait) when another process wrote in between. Taking the write lock at
-    // BEGIN makes it wait its turn (busy_timeout) instead: processes sharing a file take turns.
+    // BEGIN IMMEDIATE, not Kysely's deferred BEGIN: every transaction here writes, and taking the
+    // write lock up front makes processes sharing a file wait their turn instead of failing BUSY.
     prepare: (sql: string): SqliteStatement => prepared(sql === 'begin' ? 'begin immediate' : sql).kysely,
   };
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
@@ -81,13 +73,9 @@ export function kyselyOver<S extends NativeStatement>(native: NativeDatabase<S>)
 const PLANNED_WITH_ITS_VALUE = / (limit|like) \?/g;
 
 /**
- * The SQL as prepared: `limit +?` and `like +?` for a bare `limit ?` and `like ?`. SQLite reads
- * the value bound to such a parameter when it plans the statement, so binding it again, as every
- * run does, expires the statement and the next run prepares it anew: a journey page's statement
- * took 96 µs a run instead of 67, a scoped key's people page 790 µs instead of 480, the stats of a
- * scoped key 72 µs instead of 41 (SQLite 3.53, each statement alone; bound once, each ran as fast
- * as with `+?`). `+?` is an expression SQLite plans without its value: the same answers from a
- * statement prepared once.
+ * The SQL as prepared: `limit +?` and `like +?` for a bare `limit ?` and `like ?`. SQLite plans
+ * with the value bound to such a parameter, so rebinding it expires the statement and every run
+ * prepares it anew; `+?` is an expression planned without its value.
  */
 export function plannedWithoutValues(sql: string): string {
   return sql.replace(PLANNED_WITH_ITS_VALUE, ' $1 +?');
@@ -137,27 +125,17 @@ export const MAP_BYTES = 2 ** 31;
 const INLINE_CHECKPOINTS = 'PRAGMA wal_autocheckpoint = 100';
 
 /**
- * The pragmas every file database gets: WAL (readers never block the writer), the file's pages
- * read through a memory map (SQLite's most, 2 GiB: a page read is a memory access, not a `read`
- * call: an export's row lookups took a third less), safe syncing, a busy wait. WAL with NORMAL sync
- * cannot corrupt the file on a crash; it may only lose the last commits. SQLite checkpoints the
- * WAL inside whichever commit takes it past the threshold, on the serving thread: at the default
- * 1,000 pages that commit held requests for 5–10 ms during exports; at 100 pages it holds them
- * under a millisecond, for ~8% more time in an export's own steps. Where a background checkpointer
- * runs (Node), the serving thread checkpoints less often ({@link ASSISTED_CHECKPOINT_PAGES}).
+ * The pragmas every file database gets: WAL (readers never block the writer), a memory map (page
+ * reads are memory accesses), NORMAL sync (a crash may lose the last commits, never corrupt the
+ * file), a busy wait, and a small autocheckpoint so the commit that checkpoints holds requests
+ * only briefly. With a background checkpointer (Node) see {@link ASSISTED_CHECKPOINT_PAGES}.
  */
 export const FILE_PRAGMAS = ['PRAGMA journal_mode = WAL', `PRAGMA mmap_size = ${MAP_BYTES}`, INLINE_CHECKPOINTS, 'PRAGMA synchronous = NORMAL', 'PRAGMA busy_timeout = 5000'];
 
 /**
  * Where the WAL stands before the serving thread checkpoints it itself, when a background
- * checkpointer copies it (~4 MB). Not a backstop for a thread that falls behind, as it was: SQLite
- * starts the WAL over only at a write that finds every frame already copied, and while writes keep
- * coming (a rate-limit count a request) one always lands during the thread's copy, so the WAL
- * grows to here every time. Reads pay for its length: the WAL's index is a linear-probing hash in
- * which each commit of the same page (the rate-limit row's) takes the next slot, and a page read
- * whose probe lands in that run walks it. A journey page's statement took 59 µs with 4,000 pages
- * here, 39 with 1,000 and 37 with 300 (sequential pages in-process, 2026-11-29); 1,000 keeps the
- * serving thread's own checkpoints (what the thread has not copied yet, and a sync) 3× rarer than 300.
+ * checkpointer copies it (~4 MB). While writes keep coming the WAL grows to here every time, and
+ * reads pay for its length (its index probes walk repeated commits of a page), so it stays modest.
  */
 const ASSISTED_CHECKPOINT_PAGES = 1000;
 

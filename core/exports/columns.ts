@@ -42,11 +42,8 @@ export type PersonCsvFields = Pick<
 export type CompanyCsvFields = Pick<CompaniesTable, 'id' | 'name' | 'domain' | 'standardized_industry' | 'location' | 'employee_count'>;
 
 /**
- * A line of an export file is stored text joined, as a people page's JSON is (person-row.ts):
- * d3-dsv quotes each cell on its own, so cells formatted apart and joined by commas are the line
- * formatted whole. Formatting every line's 31 cells from a JSON.parse of its row was most of an
- * export's time in JavaScript (~9 µs a row); the pieces are formatted once, as the data is loaded
- * (ingest-store.ts, stored-csv.ts):
+ * Export lines are joined from cells formatted once at load (ingest-store.ts, stored-csv.ts):
+ * d3-dsv quotes each cell alone, so cells joined by commas equal the line formatted whole.
  *
  *     people.csv_head      id … adPlatform (the person's cells before the company's)
  *     companies.csv_cells  companyId … companyEmployeeCount; empty cells for a person with no company
@@ -95,11 +92,7 @@ export function csvLine(row: StoredCsvRow, siteCells: string): string {
 /** The header line of every export file. */
 export const CSV_HEADER = toCsvLine([...EXPORT_COLUMNS]);
 
-/**
- * One CSV line of cells, ended by CRLF (RFC 4180), quoted by d3-dsv (a field holding a comma,
- * quote or line break is quoted, quotes doubled). d3-dsv formats an array of cells about three
- * times as fast as fast-csv's streams, which were most of an export's time.
- */
+/** One CSV line ended by CRLF (RFC 4180), quoted by d3-dsv (faster than fast-csv's streams). */
 export function toCsvLine(cells: string[]): string {
   return `${csvFormatRow(cells)}\r\n`;
 }

@@ -44,13 +44,11 @@ interface Head {
 }
 
 /**
- * About how many members the merge holds across all runs. Members read ahead live until the
- * writer reaches them; held across many steps, V8 would promote them into its old generation, where
- * only a full collection frees them (memory grew by ~70 bytes a row at a million rows with 48 a
- * run over 500 runs). Held briefly, they die young. Each run reads at least 2 and at most 256 ahead.
+ * About how many members the merge holds across all runs: held briefly, read-ahead members die
+ * young instead of reaching V8's old generation. Each run reads at least 2 and at most 256 ahead.
  */
 const HELD_MEMBERS = 1024;
-/** Runs opened per call of `pace` while the merge starts (a million people make about 500 runs). */
+/** Runs opened per call of `pace` while the merge starts, so opening many runs never blocks long. */
 const RUNS_PER_STEP = 32;
 
 /**

@@ -43,49 +43,25 @@ export interface ExportRunnerOptions {
 }
 
 /**
- * How the file is stored, by default: chunks below V8's large-object size even as two-byte text (a
- * bigger chunk's string lands in the old generation, where only a full collection frees it, and
- * memory grew with the run), several a commit in a full step, for fewer commits without bigger
- * strings; while requests are served, one chunk a commit.
+ * How the file is stored, by default: chunks below V8's large-object size (bigger strings land in
+ * the old generation), several a commit in a full step; while requests are served, one a commit.
  */
 export const FILE_CHUNKS = { chars: 32 * 1024, perCommit: 4 };
 
 /**
- * The sizes of a full step, by default. Small steps keep a step's garbage young: with 250 people
- * a step, V8 promoted steps into its old generation in most runs reading a cold file, and memory
- * passed 90 MB at 1M rows; 100 people a full step stayed under 32 MB in three exports of 1M rows
- * (2026-11-27). While requests are being served, steps are a twelfth of these, and a request
- * waits behind about one of them (issue 12.3; core/exports/pace.ts). A collection step over 1,000
- * people takes about 2.5 ms (100,000 people, no filters; filters with subqueries cost more). A
- * run is 16 full collection steps: the merge holds ~1,024 members across all runs, so fewer runs
- * read more of each at a time (1,000,000 people make 63 runs, read 16 members at a time; with runs
- * of 4,000, 250 runs read 4 at a time, and an export of 1,000,000 people took 28.4 s against
- * 26.7 s, one run each, 2026-11-27). Staging a run holds its keys in a temporary table, ~1 MB;
- * a run resumed after a crash or a takeover first drops what it had moved, up to a run's members
- * in one statement (~60 ms), once.
+ * The sizes of a full step, by default: small steps keep a step's garbage young and a request
+ * waiting behind little; a run of 16 collection steps keeps the merge's fan-in moderate.
  */
 export const FULL_STEP = { batchRows: 100, collectPks: 1000, runPks: 16_000 };
 
-/**
- * What a full cleanup step removes: members of a finished job, chunks of a failed one. Deleting a
- * member costs SQLite ~4 µs, so a busy step (a twelfth: 133 members) deletes in ~0.5 ms, its commit
- * sometimes checkpointing the WAL: while other exports ran, busy steps took 1.8 ms at p90 against
- * 5.7 ms at 4,000 members a step (timed in bench:reads runs, 2026-11-27).
- */
+/** What a full cleanup step removes: members of a finished job, chunks of a failed one. */
 const DROP = { members: 1600, chunks: 64 };
 
 /**
  * Runs export jobs outside the requests that start them: `processing` → `complete` or `failed`.
- * A run first collects the selected people in steps over the people's pks, then writes the CSV in
- * file order in steps that each append a chunk and advance the job's position together; every
- * step records its progress in its own transaction, so a run stopped anywhere resumes exactly.
- * Where the database writes a whole file itself (Postgres), a run is that one step.
- *
- * Any API process sharing the database may run a job: a run claims it with a lease, renewed by
- * every step it records, and only the lease's holder can record progress. A process that dies
- * leaves its jobs to whichever runner finds their lease run out (each runner looks every
- * `pollIntervalMs`); one that stops gives them back at once. Leases run on `leaseClock`, not the
- * API's clock: an admin may move one process's API clock, and leases must mean the same to all.
+ * Each step records its progress in its own transaction, so a stopped run resumes exactly; runs
+ * are claimed with a lease on `leaseClock` (not the API's adjustable clock), so any process
+ * sharing the database may take over a job whose lease ran out.
  */
 export class ExportRunner {
   readonly #running = new Map<string, Promise<void>>();

@@ -26,7 +26,7 @@ const documentPaths = new Map<string, string>();
 
 /** `GET /v1/people/:id` as the document names it: `GET /v1/people/{id}`. */
 export function operationName(method: string, routePath: string): string {
-  // Every request asks; the regular expression cost ~2 µs of a ~0.15 ms page.
+  // Every request asks, so the route's document path is cached rather than rebuilt each time.
   let path = documentPaths.get(routePath);
   if (path === undefined) documentPaths.set(routePath, (path = routePath.replace(/:(\w+)/g, '{$1}')));
   return `${method.toUpperCase()} ${path}`;

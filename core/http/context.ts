@@ -44,8 +44,7 @@ export interface RequestContext extends PublicContext {
 
 /**
  * The context of an authenticated request: the public one and its caller. Every field is named
- * (a new one must be added here): spreading the public context into a new object cost ~1 µs a
- * request, where a literal of a fixed shape costs next to nothing.
+ * (a new one must be added here): a literal of fixed shape is cheaper than a spread.
  */
 export function withCaller(base: PublicContext, caller: Caller): RequestContext {
   return { request: base.request, url: base.url, params: base.params, query: base.query, nowSeconds: base.nowSeconds, services: base.services, caller };

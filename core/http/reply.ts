@@ -53,7 +53,7 @@ export class ReplyHeaders {
 
   /** Every header, as a plain object of lower-case names (what Node's `writeHead` takes). */
   toObject(): Record<string, string> {
-    // A loop, not Object.fromEntries: ~0.2 against ~1.2 µs for a page's ten headers.
+    // A loop: cheaper than Object.fromEntries on the hot path.
     const out: Record<string, string> = {};
     this.#values.forEach((value, name) => (out[name] = value));
     return out;

@@ -12,19 +12,9 @@ export interface CursorPosition {
 export const REMEMBERED_CURSORS = 4096;
 
 /**
- * Signs and verifies page cursors. A cursor carries only the position of a row the caller
- * could already see and an expiry; its HMAC-SHA256 covers that and a context string naming
- * the endpoint, its filters and the caller's scope, so a cursor used anywhere else fails.
- *
- * A client paging on presents the cursor this process signed one request before, so the signer
- * remembers the cursors it issued lately (MAC, position, expiry), by the exact text the MAC
- * covers, and compares against that MAC instead of computing the same HMAC again and decoding the
- * payload (~10 µs more between requests): on Node one HMAC takes ~5 µs in a tight
- * loop but 18–23 µs between requests, where the rest of a request has evicted OpenSSL's working
- * set from the CPU caches (2-core AMD EPYC, 2026-11-29). Any other cursor (edited, from another
- * process, forgotten) is verified by its HMAC as before; both ways end in the same constant-time
- * comparison. The lookup's timing can tell only whether this process issued that exact text,
- * whose context names the caller's own scope.
+ * Signs and verifies page cursors: an HMAC covers the row position, the expiry and a context
+ * naming the endpoint, filters and scope, so a cursor used anywhere else fails. Cursors issued
+ * lately are remembered so the next page skips recomputing the HMAC; others are verified in full.
  */
 export class CursorSigner {
   readonly #hmac: HmacSigner;

@@ -11,10 +11,8 @@ import type { Database } from './schema.ts';
 export const HOUR = 3_600;
 export const DAY = 86_400;
 /**
- * Blocks of days, counted from 1970 like the others, so a long period sums a few blocks instead of
- * a row per day: at most 24 hours, 15 days and a block per 16 days of the period, per site (62 rows
- * for `days=365`, against 389 with days alone). 16 days keeps the hours, days and blocks of a year
- * about equal in number.
+ * Blocks of days, counted from 1970 like the others, so a long period sums a few blocks instead
+ * of a row per day; 16 days keeps a year's hours, days and blocks about equal in number.
  */
 export const BLOCK = 16 * DAY;
 /** Every span loading counts, shortest first. */

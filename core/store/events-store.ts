@@ -25,22 +25,15 @@ export class EventsStore {
   }
 
   /**
-   * One page of a person's events within the view, optionally of one type. Events are stored as
-   * the JSON the API returns; where the database joins them faster than JavaScript does (SQLite:
-   * creating a hundred JS strings to join them again costs twice what the query does), one
-   * statement joins the page's bodies and reads its last position and whether another event
-   * follows, from the same snapshot. Elsewhere it reads the page and one row more.
-   *
-   * The person is named by id within the view's account, so the page needs no lookup of its own
-   * first and can be read while the person's summary is (on PostgreSQL, one round trip at once).
+   * One page of a person's events within the view, optionally of one type. Where the database
+   * joins the stored JSON faster than JavaScript (SQLite), one statement joins the page; elsewhere
+   * it reads the page and one row more. The person is named by id, so no lookup comes first.
    */
   async page(view: View, personId: string, eventType: string | undefined, after: CursorPosition | null, limit: number): Promise<EventsPage> {
     if (view.kind === 'empty' || !canNameStoredText(personId)) return { json: '', count: 0, next: null };
     const sitePks = view.kind === 'account' ? [] : view.sites.map((s) => s.pk);
     const joins = this.#dialect.joinsPageBodies;
-    // One literal per shape: spreading a base object and assigning the cursor's values after cost
-    // ~4 µs a page (V8 leaves the fast path for an object that grows), a third of what a deep page
-    // costs beyond the first.
+    // One literal per shape: an object that grows after a spread leaves V8's fast path.
     const { accountId } = view;
     const values: Record<string, unknown> = joins
       ? after
@@ -52,11 +45,8 @@ export class EventsStore {
     sitePks.forEach((pk, i) => (values[`site${i}`] = pk));
     if (eventType !== undefined) values.eventType = eventType;
 
-    // Where the page starts. Postgres seeks the index to the keyset condition `(ts, event_id) < (…)`.
-    // SQLite tests that pair on every row it walks, both arms over (~5 µs a page beyond the first
-    // page's); there the index range takes `ts <= …` whole and the page skips the few rows at the
-    // cursor's own timestamp that came before it (the cursor's event and any tied with it, counted
-    // in the index).
+    // Where the page starts. Postgres seeks the keyset `(ts, event_id) < (…)`; SQLite would test
+    // it on every row, so it takes `ts <= …` and skips the rows tied with the cursor's timestamp.
     const skips = after !== null && !this.#dialect.seeksRowValues;
     const journey = (p: Param, from: 'start' | 'cursor') => {
       const personPk = this.db.selectFrom('people').select('pk').where('account_id', '=', p('accountId')).where('id', '=', p('personId'));

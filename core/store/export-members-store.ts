@@ -46,11 +46,8 @@ export type { CollectProgress };
 const PEOPLE_FROM = 'from "people" as "p"';
 
 /**
- * The people an export job selected ("members"), with their sort keys and attributed site, and
- * the rows the writer reads for them. Members are collected in steps over the people's pks and
- * kept in sorted runs, which the writer merges. Where the database writes a whole file itself
- * (the dialect's `exportKeys.wholeFile`), none are collected; a job begun before the upgrade that
- * brought it may have left some, which cleanup drops as it drops any.
+ * The people an export job selected ("members"), with sort keys and attributed site, kept in
+ * sorted runs the writer merges. Dialects that write a whole file themselves collect none.
  */
 export class ExportMembersStore {
   readonly #queries: CompiledQueries;
@@ -74,12 +71,9 @@ export class ExportMembersStore {
   }
 
   /**
-   * Collects the selected people among the people pks after `job.collect_after_pk` (up to
-   * `sizes.pks` of them), with their sort keys and attributed site, and calls `record` with how far
-   * collection got inside the same transaction, so a run stopped anywhere resumes without repeating
-   * or losing anyone. The last step also sets `member_count` (at most `sizes.cap`) and `partial`.
-   * A run is staged first and moved in key order (see core/store/export-staging.ts); the move that
-   * ends a run records it.
+   * Collects the next selected people after `job.collect_after_pk` (up to `sizes.pks`), staged
+   * then moved in key order (export-staging.ts); `record` saves progress in the same transaction,
+   * so a stopped run resumes exactly. The last step sets `member_count` and `partial`.
    */
   async collectStep(job: ExportJob, filters: ExportFilters, sites: Site[], sizes: CollectSizes, record: (trx: Db, progress: CollectProgress) => Promise<void>): Promise<CollectProgress> {
     const selectInto = (trx: Db, table: CollectTable, run: number, from: number, to: number) => this.#selectInto(trx, table, job, filters, sites, run, from, to);
@@ -118,16 +112,8 @@ export class ExportMembersStore {
   }
 
   /**
-   * Up to `limit` members of one run after `after` (from its start when null) in file order: a
-   * seek into the members' primary key, which keeps each run sorted.
-   *
-   * This and {@link rows} read their rows as one JSON text a query: the merge holds what it reads
-   * across steps, and rows the driver hands over one by one (objects, or pg's arrays of fields)
-   * made V8 take their allocation sites for long-lived and allocate every later one, and the
-   * strings they hold, in its old generation, garbage until a full collection (+60 MB over an
-   * export of 100,000 people on Postgres, which now writes its files in the database). One text a
-   * query is also a single crossing of the driver, and JSON.parse makes plain arrays. The writer
-   * reads here only where members are kept in several sorted runs (SQLite).
+   * Up to `limit` members of one run after `after` (from its start when null) in file order. Read
+   * as one JSON text a query: rows handed over one by one made V8 keep them in its old generation.
    */
   async runMembers(jobId: string, run: number, descending: boolean, after: MemberKey | null, limit: number): Promise<MemberRef[]> {
     const shape = `members:run:${descending ? 'desc' : 'asc'}:${after ? 'next' : 'first'}`;
@@ -173,14 +159,9 @@ export class ExportMembersStore {
   }
 
   /**
-   * Deletes up to `limit` of a job's members from its lowest run, the first in file order after
-   * `after` (where an earlier step of the same cleanup stopped; null from the start). Returns where
-   * this step stopped, or undefined once no member is left.
-   *
-   * On Postgres deleted rows stay in the index until a vacuum, so each step seeks past the ones
-   * before it. And the run is a condition of its own, outside the row comparisons: a B-tree scan
-   * ends at a row bound only where the bound's first column decides, and with `run` first (the
-   * same in every row of the run) the delete read on to the run's end, 12 ms a step at 100,000.
+   * Deletes up to `limit` of a job's members from its lowest run, after `after` (null: from the
+   * start); returns where it stopped, or undefined once none is left. The run is a condition apart
+   * from the row comparison so a B-tree scan can stop at the bound (Postgres keeps deleted rows).
    */
   async dropMembers(jobId: string, limit: number, after: MemberPosition | null, trx: Db = this.db): Promise<MemberPosition | undefined> {
     let at = after;
@@ -190,7 +171,7 @@ export class ExportMembersStore {
       const key = at?.key;
       const past = key && sql<boolean>`(k1, k2, person_id) > (${key.k1}, ${key.k2}, ${key.person_id})`;
       // The primary key keeps a run sorted, so its first `limit` members are a key range: the
-      // `limit`-th bounds the step (thousands deleted at once held SQLite's thread ~2.5 ms).
+      // `limit`-th bounds the step, so one step never holds SQLite's thread long.
       let bounding = trx.selectFrom('export_members').select(['k1', 'k2', 'person_id']).where('job_id', '=', jobId).where('run', '=', run);
       if (past) bounding = bounding.where(past);
       const bound = await bounding.orderBy('k1').orderBy('k2').orderBy('person_id').limit(1).offset(limit - 1).executeTakeFirst();

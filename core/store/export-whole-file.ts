@@ -6,18 +6,9 @@ import { attributedSite, isDescending, selectionConditions, sortKeys, type Selec
 import type { Db } from './schema.ts';
 
 /**
- * Writing an export's whole file in one statement, where the database can (Postgres; see the
- * dialect's `exportKeys.wholeFile`): it selects the people, sorts them into the file order, joins
- * each line from the stored CSV pieces and inserts the lines as chunks, as `COPY (…) TO STDOUT`
- * would write them, and nothing passes through JavaScript.
- *
- * In steps (a snapshot of the selection collected into `export_members`, then a chunk a step in
- * file order), the same export of 100,000 people took ~6 s on a machine where COPY took 0.85 s:
- * each step looked its 400 people and companies up again in file order, reading and evicting
- * pages of a people table larger than shared_buffers, and collection wrote every member's keys
- * into an index. One statement took ~1.7 s. What it gives up: a run stopped halfway resumes from
- * the start, as one transaction leaves nothing halfway; the steps that let requests in between
- * are the database's to schedule, as it runs on its own process.
+ * Writes an export's whole file in one statement where the database can (Postgres; the dialect's
+ * `exportKeys.wholeFile`): select, sort, join the stored CSV pieces and insert chunks, with nothing
+ * passing through JavaScript. Far faster than steps; a stopped run restarts from the beginning.
  */
 
 /** How the file is cut and capped. */
@@ -69,9 +60,8 @@ export async function writeWholeFile(trx: Db, shape: WholeFileShape): Promise<Wr
   const lines = sql`select ${line} as line, row_number() over (order by s.k1 ${direction}, s.k2 ${direction}, s.id ${direction}) as rn
     from (${selected}) s left join companies lc on lc.pk = s.company_pk`;
   const seq = sql`(rn - 1) / ${shape.rowsPerChunk}`;
-  // The people past the cap are counted in their chunks but not written: a count over the whole
-  // selection (`count(*) over ()`) held every line until the last was read, and took a sixth of
-  // an export of 100,000 people (EXPLAIN ANALYZE: 140 of 800 ms, 56 MB written to temp files).
+  // The people past the cap are counted in their chunks but not written: a window count over the
+  // whole selection would hold every line until the last was read.
   const kept = sql<boolean>`rn <= ${shape.cap}`;
   const { rows } = await sql<{ chunks: number | string; rows: number | string; formed: number | string; selected: number | string }>`
     with lines as (${lines}),

@@ -54,10 +54,8 @@ export class ExportsStore {
       return numAffectedRows === 1n;
     }
     return this.db.transaction().execute(async (trx) => {
-      // Under READ COMMITTED two transactions could both count two and both insert. A write to the
-      // account's row first makes starts for one account queue here, whatever the process; the
-      // count after it reads anew and sees the other start's job. A plain UPDATE rather than
-      // FOR UPDATE or an advisory lock: nothing Citus or CockroachDB lack.
+      // Writing the account's row first queues concurrent starts for one account, so the count
+      // after it sees the other start's job; a plain UPDATE works on Citus and CockroachDB too.
       await trx.updateTable('accounts').set((eb) => ({ name: eb.ref('name') })).where('id', '=', job.account_id).execute();
       const { n } = await trx
         .selectFrom('export_jobs')
@@ -159,12 +157,9 @@ export class ExportsStore {
   }
 
   /**
-   * Writes the job's whole file inside the database in one transaction (core/store/export-whole-file.ts)
-   * and records it as written, under the lease: the job's "now", what it selected and its chunks.
-   * Chunks an interrupted run of the stepwise writer left (a job begun before an upgrade) go first.
-   * The transaction reads one snapshot throughout (repeatable read): the sites whose cells the
-   * lines take are those its people name. `lease` gives the lease as it stands when asked: the
-   * statement may outlast the one it started under. Updates `job`.
+   * Writes the job's whole file inside the database in one repeatable-read transaction
+   * (export-whole-file.ts) and records it under the lease; chunks a stepwise run left go first.
+   * `lease` gives the lease as it stands when asked, as the statement may outlast it. Updates `job`.
    */
   async writeWholeFile(job: ExportJob, filters: ExportFilters, sizes: { rowsPerChunk: number; cap: number; header: string }, nowSeconds: number, lease: () => Lease): Promise<void> {
     const written = await this.db.transaction().setIsolationLevel('repeatable read').execute(async (trx) => {
@@ -216,10 +211,9 @@ export class ExportsStore {
   }
 
   /**
-   * Removes a finished job's leftovers a bounded step at a time (a million members or a failed
-   * file's chunks deleted in one statement would hold the serving thread on SQLite): up to `members`
-   * of its members and, for a failed job, up to `chunks` chunks, after where the step before
-   * stopped (`from`; none at first). Where this step stopped, or undefined once nothing is left.
+   * Removes a finished job's leftovers a bounded step at a time, so SQLite's serving thread is never
+   * held long: up to `members` members and, for a failed job, `chunks` chunks, after `from` (none at
+   * first). Returns where this step stopped, or undefined once nothing is left.
    */
   async dropStep(job: Pick<ExportJob, 'id' | 'status'>, sizes: { members: number; chunks: number }, from?: DropPosition): Promise<DropPosition | undefined> {
     return this.db.transaction().execute(async (trx) => {

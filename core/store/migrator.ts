@@ -13,20 +13,10 @@ const LOCK_ROW = 'migration_lock';
 const ATTEMPTS = 5;
 
 /**
- * Applies the migrations not applied yet, in name order, all in one transaction, and records
- * them; safe when several processes start at once on one database.
- *
- * Why not Kysely's Migrator: on PostgreSQL it serializes runs with `pg_advisory_xact_lock`, which
- * CockroachDB does not have and Citus does not carry across nodes; it lists the tables of every
- * schema (a schema dropped meanwhile fails the run); and on SQLite it runs migrations outside any
- * transaction, so two processes migrating a new file both run the first migration and one fails.
- *
- * Here a run first updates one row of the lock table, inside its transaction: a plain row lock,
- * which every Postgres-compatible engine has. A second run waits on that row until the first
- * commits, then reads the applied list afresh and finds nothing left to do. (SQLite transactions
- * take the write lock when they begin, so there the row is only bookkeeping.) An engine that
- * aborts the waiter instead (serializable isolation: CockroachDB, or Postgres so configured)
- * gets the transaction run again. Only the connection's current schema is ever looked at.
+ * Applies pending migrations in name order, in one transaction, and records them; safe when
+ * several processes start at once. Not Kysely's Migrator: it needs advisory locks and runs SQLite
+ * migrations outside a transaction. Here a run first updates a lock-table row, which serializes
+ * runs on any Postgres-compatible engine; an aborted waiter retries.
  */
 export async function runMigrations(db: Kysely<any>, migrations: Record<string, Migration>): Promise<void> {
   const dialect = dialectOf(db);

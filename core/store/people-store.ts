@@ -171,11 +171,8 @@ export class PeopleStore {
   }
 
   /**
-   * People in the view with their JSON and sort key, for every view but a scoped key's several
-   * sites; a scoped key sees only its site's visits. Each person's JSON is stored text (see
-   * person-row.ts): the account view reads it from the person's row alone, one site from the
-   * person's row and its visits there. The views read different tables, so callers refine it
-   * through `sql.ref`.
+   * People in the view with their stored JSON (person-row.ts) and sort key, for every view but a
+   * scoped key's several sites. The views read different tables, so callers refine through `sql.ref`.
    */
   #viewQuery(p: Param, view: VisibleView): PeopleQuery {
     if (isOneSite(view)) {

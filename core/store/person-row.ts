@@ -3,19 +3,13 @@ import type { Site } from '../scope/view.ts';
 import { jsonScalar, jsonText, type JsonValue, type SqlDialect } from './dialect/index.ts';
 
 /**
- * The one mapping from rows to a Person, as JSON text written by the database (see the dialect's
- * `jsonObject`), and the stored pieces of that text the read API joins.
- *
- * Writing a person as JSON (json_object over 31 columns) was most of a list page's cost. So each
- * person's JSON is stored in pieces as the data is loaded (see stored-text.ts), and a page
- * concatenates them, whatever the view:
+ * The one mapping from rows to a Person, and the stored pieces of its JSON (kept by
+ * stored-text.ts) that a page concatenates instead of rendering 31 columns:
  *
  *     json_head      {"id":…,…,"profileImageUrl":…,          people: every field before the figures
  *     json_figures   "visitCount":3,"firstSeen":"…","lastSeen":"…"   people (account-wide) or person_sites (one site)
  *     json_tail      ,"isHotLead":…,…,"companyData":{…}      people: every field after them, the company's included
  *     json_site      ,"domain":"…","clientRef":…}           people (their latest site) or person_sites (that site)
- *
- * A scoped key over several sites sums its figures at query time ({@link figuresJsonSql}).
  */
 
 /** The Person fields before the view's figures, from the person `p`. */

@@ -2,20 +2,9 @@ import { sql, type AliasedRawBuilder, type RawBuilder } from 'kysely';
 import type { SqlDialect } from './dialect/index.ts';
 
 /**
- * SQL for a scoped key whose ceiling holds several sites (its domain and its subdomains): the
- * people or companies seen on any of them, with figures summed over them; and for an account
- * key's people under a site filter, walked by their latest visit anywhere. The per-site tables
- * (`person_sites`, `company_sites`) hold one row per owner and site; an owner is listed at the
- * row of its latest visit among the sites (ties: the higher site key, as `latestVisitedOf`),
- * whose `last_seen` is the owner's maximum there. Every owner has exactly one such row, so a
- * keyset walk over those rows never repeats or skips anyone.
- *
- * A page merges one index range scan per site (`(site_pk, last_seen, id)`, or
- * `(site_pk, person_last_seen, person_id)`, walked backwards), reading from each only as far as
- * the page needs. Its cost
- * grows with the page size and the number of sites, not with the number of people in scope;
- * the exception is a site whose rows are mostly not their owner's latest (people seen more
- * recently on another of the sites), which its arm has to read past.
+ * SQL for a scoped key over several sites, and for an account key's people under a site filter.
+ * Each owner is listed once, at its per-site row of latest visit (ties: the higher site key), so a
+ * keyset walk never repeats or skips anyone; a page merges one index range scan per site.
  */
 
 /** A per-site activity table and the names of its owner's columns. */

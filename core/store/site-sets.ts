@@ -2,11 +2,9 @@ import type { Transaction } from 'kysely';
 import type { Database } from './schema.ts';
 
 /**
- * People and companies counted by the set of sites they were seen on, so stats count a view's
- * people without a distinct count over its visits. A person (company) is in a view when their set
- * meets the view's sites, so the view's total is a sum over the account's few distinct sets, not
- * over its people. Loading keeps the counts in its transaction ({@link refreshSiteSets}); each
- * person's and company's current set is kept beside them, so a change moves exactly one count.
+ * People and companies counted by the exact set of sites they were seen on, so a view's total is a
+ * sum over the account's few distinct sets rather than a distinct count over visits. Loading keeps
+ * the counts in its transaction ({@link refreshSiteSets}).
  */
 
 /** Whose sets: people (from person_sites) or companies (from company_sites, their people's). */

@@ -21,13 +21,9 @@ interface CountsRow {
 }
 
 /**
- * Counts people, companies and recent events within a view, in one statement compiled once per
- * shape, from counters loading keeps, so no count grows with the events or the people:
- * - recent events from per-site hour, day and 16-day buckets (event-counts.ts): per site at most
- *   24 hour rows, 15 day rows and one block row per 16 days of the period, and an index range
- *   over at most half an hour of events at its start;
- * - people and companies from their counts per set of sites (site-sets.ts): one row per distinct
- *   set in the account, each matched against the view's sites.
+ * Counts people, companies and recent events within a view in one statement compiled once per
+ * shape, from counters loading keeps (event-counts.ts, site-sets.ts), so no count grows with the
+ * events or the people.
  */
 export class StatsStore {
   readonly #queries: CompiledQueries;

@@ -5,19 +5,9 @@ import { renderMissingCsv } from './stored-csv.ts';
 import { figuresJsonSql, headJsonSql, siteJsonSql, tailJsonSql } from './person-row.ts';
 
 /**
- * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to
- * what their rows render, by rewriting it from the rows in SQL wherever its inputs change:
- *
- * - a person loaded or reloaded: their head, figures, tail and attribution, and their sites' pieces;
- * - a company loaded or reloaded: its own head and tail, and the tail of its people (`companyData`);
- * - a company's activity recomputed (its people loaded): its figures, account-wide and per site.
- *
- * Events change none of it: a person's figures come with their visits. Sites never change once
- * registered, so neither does an attribution. Each function takes a condition on the rows to
- * rewrite (`p` a person, `c` a company, the table's own name for the per-site tables).
- *
- * The stored CSV cells (stored-csv.ts) are formatted in JavaScript as rows are loaded, not here;
- * only a migration's pending render below fills in both kinds.
+ * Keeps the stored JSON text of people and companies (person-row.ts, company-row.ts) equal to what
+ * their rows render, rewriting it in SQL wherever its inputs change (a person or company loaded, a
+ * company's activity recomputed). Each function takes a condition on the rows to rewrite.
  */
 
 /** The stored text columns of each table. */

@@ -65,18 +65,14 @@ export class WebhooksStore {
 
   /**
    * Claims up to `limit` of an endpoint's deliveries due by `dueBy` (API time) for `lease.owner`
-   * until `lease.until`: pending, due, and not claimed by anyone else (or by a claim expired by
-   * `lease.now`; leases are on the lease clock, not the API's). The UPDATE
-   * re-checks the conditions on the row it locks (on Postgres, on the row as the other claimer
-   * committed it), so two claimers, in any processes, never both get a row; on Postgres the
-   * selection also skips rows another claim holds, so concurrent claimers take different ones.
+   * until `lease.until` (lease clock): pending, due, and unclaimed or with an expired claim. The
+   * UPDATE re-checks the conditions on the row it locks, so two claimers never both get a row.
    */
   async claim(endpointId: string, dueBy: number, lease: { owner: string; now: number; until: number }, limit: number): Promise<DeliveryRow[]> {
     const free = sql<boolean>`(lease_until is null or lease_until <= ${lease.now})`;
     const claimed = await this.db
-      // Materialized: selected once. As a plain subquery, Postgres may run it again for each row
-      // the UPDATE visits, and with `skip locked` each run skipped the rows this very statement
-      // had just locked: a claim of 5 took all 40 due.
+      // Materialized: selected once. As a plain subquery, Postgres may rerun it for each row the
+      // UPDATE visits, and with `skip locked` each rerun skips rows just locked: a claim overran `limit`.
       .with((cte) => cte('due').materialized(), (db) =>
         dialectOf(this.db).skipLocked(
           db
@@ -108,9 +104,8 @@ export class WebhooksStore {
 
   /**
    * Records an attempt and the delivery's new state (and a 410's disabling of the endpoint) in one
-   * transaction. The state changes only while the claim is still this one's: a claimer that stalled
-   * past its lease, while another process claimed and sent the delivery, logs its attempt but
-   * leaves the state to the newer claim (else a late failure could queue a delivered one again).
+   * transaction. The state changes only while the claim is still this one's, so a late failure of a
+   * stalled claimer cannot requeue a delivery another process sent.
    */
   async recordAttempt(delivery: DeliveryRow, outcome: AttemptOutcome): Promise<void> {
     await this.db.transaction().execute(async (trx) => {

@@ -1,8 +1,6 @@
 /**
- * The date parts of the days rendered so far: a row renders its firstSeen and lastSeen, and an
- * export in lastSeen order meets its people's firstSeen days at random (a cache of the last two
- * days missed on nearly every row: ~1 µs a miss, 0.19 s of an export of 100,000 people). Data
- * spans a few thousand days at most; past that the cache starts again, so it never grows unbounded.
+ * The date parts of the days rendered so far: an export meets its people's firstSeen days at
+ * random, so a small recent-days cache would miss. Reset past a few thousand days, so it stays bounded.
  */
 const dayPrefixes = new Map<number, string>();
 const MAX_DAYS = 4096;
@@ -73,7 +71,7 @@ function daysInMonth(year: number, month: number): number {
 /** The last HTTP date rendered and the second it names: requests come many a second. */
 let lastHttpDate = { second: Number.NaN, text: '' };
 
-/** An HTTP `Date` header value (`Sun, 29 Nov 2026 23:19:09 GMT`) for epoch milliseconds, rendered once a second (~2 µs each time). */
+/** An HTTP `Date` header value (`Sun, 29 Nov 2026 23:19:09 GMT`) for epoch milliseconds, rendered once a second. */
 export function httpDate(ms: number): string {
   const second = Math.floor(ms / 1000);
   if (second !== lastHttpDate.second) lastHttpDate = { second, text: new Date(second * 1000).toUTCString() };

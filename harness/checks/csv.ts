@@ -1,14 +1,8 @@
 /**
- * A small, strict RFC 4180 reader for the export checks.
- *
- * Hand-parsing is deliberate here, and only here: the harness must stay dependency-free so that it
- * runs unchanged under Node, Bun and Deno against any implementation, and an npm CSV package would
- * tie it to one package manager. It is also strict on purpose, because a lenient reader would hide
- * exactly the faults (unescaped quotes, stray text after a closing quote) the checks look for.
- *
- * Accepted: fields separated by `,`; records ended by CRLF (or a bare LF, which many writers emit);
- * fields enclosed in `"` may hold commas, line breaks and `""` (an escaped quote); an optional
- * final line break; a leading UTF-8 byte-order mark.
+ * A small, strict RFC 4180 reader for the export checks, hand-written so the harness stays
+ * dependency-free across runtimes, and strict so it shows the quoting faults the checks look for.
+ * Accepts CRLF or bare LF records, quoted fields with commas, line breaks and `""`, an optional
+ * final line break and a leading UTF-8 byte-order mark.
  */
 
 /** Thrown when the text is not RFC 4180 CSV; says where. */

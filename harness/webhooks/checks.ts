@@ -12,11 +12,9 @@ function kindOf(id: WebhookCheckId): string {
 }
 
 /**
- * The webhook checks of the conformance run, judged on the deliveries `collector` receives. The
- * first of them waits (at most `timeoutSeconds`) until a delivery of each kind has arrived; they
- * run after the other checks, so deliveries that the run itself caused count too. A statement no
- * delivery was concerned by (no person.activity arrived, say) is n/a, with the reason. A duplicate
- * (a retry of a delivery already judged) is not counted again.
+ * The webhook checks, judged on the deliveries `collector` receives. They run after the other
+ * checks and first wait (at most `timeoutSeconds`) for a delivery of each kind; a statement no
+ * delivery concerned is n/a, and a retry of a delivery already judged is not counted again.
  */
 export function webhookChecks(collector: DeliveryCollector, timeoutSeconds: number): Check[] {
   let waited: Promise<boolean> | undefined;

@@ -24,11 +24,9 @@ export interface DemoParameters {
 }
 
 /**
- * Seeds a new demo database beside `path` and moves it into place only once complete, so an
- * interrupted or failed seed never leaves a half-filled file at `path`. Returns whether this
- * process seeded it: several processes starting at once on a missing file take turns on a lock
- * beside it (`<path>.seeding.lock`, see {@link FileLock}); the first seeds, the others then find
- * the file in place and use it. A seeder that dies lets the lock go, and the next one starts over.
+ * Seeds a new demo database beside `path` and moves it into place only once complete, so a failed
+ * seed never leaves a half-filled file. Processes starting at once take turns on
+ * `<path>.seeding.lock` ({@link FileLock}); returns whether this process seeded it.
  */
 export async function createDemoDatabase(path: string, parameters: DemoParameters): Promise<boolean> {
   const partial = `${path}.seeding`;
@@ -71,10 +69,8 @@ export async function createDemoDatabase(path: string, parameters: DemoParameter
 }
 
 /**
- * Seeds the demo account into an open database and issues its keys, so the database is complete
- * before any other process sees it; the caller records the parameters. Loading replaces people
- * and companies by id and skips events already there, so seeding again with the same parameters
- * over a seed that was cut off gives the same data.
+ * Seeds the demo account into an open database and issues its keys; the caller records the
+ * parameters. Loading is idempotent, so seeding again over a cut-off seed gives the same data.
  */
 async function seedInto(api: Api, record: DemoRecord): Promise<DemoRecord> {
   await api.admin.createAccount({ id: DEMO_ACCOUNT_ID, name: 'Demo Partner' });
@@ -99,12 +95,9 @@ function newRecord(api: Api, parameters: DemoParameters): DemoRecord {
 const SEEDING = 'demo_seeding';
 
 /**
- * Seeds a PostgreSQL database in place (there is no file to build beside it and move in), once,
- * however many processes start on the empty database at once. Each writes its parameters under
- * one `meta` key (the first write stays), then locks that row in a transaction held through the
- * seed: the others wait on the row and, when it commits, find the demo recorded. Only row locks,
- * no advisory lock. A seeder that dies lets the row go with its connection; the next one seeds
- * again with the same parameters, over what was loaded.
+ * Seeds a PostgreSQL database in place, once, however many processes start on it at once: each
+ * writes its parameters under one `meta` key, then locks that row through the seed, so the others
+ * wait and then find the demo recorded. A seeder that dies releases the row; the next seeds again.
  */
 async function seedInPlace(api: Api, parameters: DemoParameters): Promise<DemoRecord> {
   const claimed = await api.db

@@ -2,12 +2,9 @@ import { type Kysely, type Migration } from 'kysely';
 import { dialectOf } from '../dialect/index.ts';
 
 /**
- * Export selection in bounded steps: jobs record how far collection has walked the people (by
- * pk) and the sort key of the last row written; members carry their sort keys in sorted runs, so
- * the writer reads file order by merging the runs instead of one big sort.
- *
- * Jobs the previous code left `processing` start over from the collection (their members were
- * numbered by position, which the new table no longer keeps): their chunks go, their slots stay.
+ * Export selection in bounded steps: jobs record how far collection walked the people (by pk) and
+ * the last key written; members sit in sorted runs the writer merges. Jobs left `processing`
+ * start over from collection.
  */
 export const exportSteps: Migration = {
   async up(db: Kysely<any>) {
@@ -25,13 +22,9 @@ export const exportSteps: Migration = {
     await db.schema.alterTable('export_jobs').addColumn('written_id', t.text).execute();
 
     await db.schema.dropTable('export_members').execute();
-    // Sorted runs: each run (the members collected from one range of people pks) is kept in file
-    // order by the key, and the writer merges the runs. One index over the whole selection in file
-    // order would take each collection step's rows at random places of a large tree, rewriting a
-    // page per row into the WAL; a run's rows go into the few pages at its end.
-    // The sort keys are declared `blob` (no type affinity) so SQLite stores each value as given,
-    // integer or text, and never converts one into the other. (On Postgres they are text for now:
-    // exports there are a later step of issue 15.)
+    // Sorted runs: each run of members is kept in file order by the key and the writer merges
+    // them, so a collection step appends to a run's last pages. Sort keys are `blob` (no affinity)
+    // so SQLite never converts integers to text or back.
     await db.schema
       .createTable('export_members')
       .addColumn('job_id', t.text, (c) => c.notNull())

@@ -3,11 +3,9 @@ import { dialectOf } from '../dialect/index.ts';
 import { markStoredTextPending, STORED_TEXT_COLUMNS } from '../stored-text.ts';
 
 /**
- * People and companies keep their JSON as stored text (person-row.ts, company-row.ts), so a list
- * page joins text instead of rendering every row on each request. This adds the columns, empty,
- * and marks the stored text pending in the same transaction: `migrateToLatest` renders it once
- * every migration has run, with the mapping and schema of the code running then (a migration
- * rendering here would bind a fixed migration to whatever columns the mapping reads in future).
+ * People and companies keep their JSON as stored text (person-row.ts, company-row.ts), so a page
+ * joins text instead of rendering rows. The columns start empty and pending: `migrateToLatest`
+ * renders them after every migration, with the code running then.
  */
 export const storedJson: Migration = {
   async up(db: Kysely<any>) {

@@ -5,12 +5,9 @@ import { dialectOf } from '../dialect/index.ts';
 const SPANS = [3_600, 86_400];
 
 /**
- * What stats read instead of counting on every request, filled here from the data already loaded:
- * - `event_counts`: events per site per hour and per UTC day;
- * - `site_sets`: people and companies per account and exact set of sites they were seen on, with
- *   `site_set_owners` recording each one's set.
- * A reset baseline saved before this migration needs nothing: a process saves its own baseline
- * before it may reset (the API refuses a reset otherwise), and a save copies every table.
+ * What stats read instead of counting on every request, filled from the data already loaded:
+ * `event_counts` (events per site per hour and UTC day) and `site_sets` (owners per account and
+ * exact set of sites, each owner's set in `site_set_owners`).
  */
 export const statsCounters: Migration = {
   async up(db: Kysely<any>) {

@@ -1,14 +1,9 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * The database keeps the rules the admin surface checks: a site has at most one active key, and
- * no two active keys share a value (issuing a revoked key's value again is refused by the check
- * alone). Checked by reading before writing, two admin requests at once (in one process or two)
- * could both pass and both write; unique indexes make the second write a conflict.
- *
- * Rows a race may already have left are settled first, so the indexes can be built: of a site's
- * active keys the newest stays and the older are revoked as of its issue; of active keys sharing a
- * value the first issued stays and the later are revoked as of their own issue.
+ * Unique indexes enforce what the admin surface checks (one active key a site, no two active keys
+ * sharing a value), so concurrent admin requests conflict instead of both writing. Duplicates a
+ * race left are revoked first: the newest key of a site stays, the first of a shared value stays.
  */
 export const oneActiveKey: Migration = {
   async up(db: Kysely<any>) {

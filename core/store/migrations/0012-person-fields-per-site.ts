@@ -2,21 +2,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { dialectOf } from '../dialect/index.ts';
 
 /**
- * Each `person_sites` row carries what people lists order and filter its person by: the person's
- * latest visit anywhere (`people.last_seen`), whether they are a hot lead, and how many sites
- * they visited. Rows are written with their person (ingest-store.ts), so the copies never drift
- * from the person's own.
- *
- * - An account key's list under a `domain` or `client_ref` filter is ordered by the person's
- *   latest visit anywhere: it walked every person of the account and kept those seen on the
- *   sites, reading past everyone seen elsewhere (twenty people a hit for a site one in twenty
- *   visited); now it merges the sites' own ranges of `(site_pk, person_last_seen, person_id)`, as a
- *   scoped key's list does (scoped-activity.ts).
- * - `hot_leads=true` on a per-site walk read each row's person to test the flag, four of five for
- *   nothing in the demo data; partial indexes hold the hot leads' rows alone.
- * - A walk over several sites looked up, for each row, whether it is its person's latest among
- *   them, and a scoped key's page summed each person's figures over them; a person seen on one
- *   site alone (four in five in the demo data) needs neither.
+ * Each `person_sites` row carries what people lists order and filter by (the person's latest visit
+ * anywhere, hot lead, sites visited), written with its person so the copies never drift. Site
+ * filters then merge the sites' own ranges, and partial indexes hold the hot leads alone.
  */
 export const personFieldsPerSite: Migration = {
   async up(db: Kysely<any>) {

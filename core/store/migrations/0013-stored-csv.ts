@@ -3,10 +3,9 @@ import { dialectOf } from '../dialect/index.ts';
 import { markStoredTextPending } from '../stored-text.ts';
 
 /**
- * People and companies keep the cells of their export lines as stored text (core/exports/columns.ts),
- * so an export joins text instead of formatting every cell of every row. This adds the columns,
- * empty, and marks the stored text pending: `migrateToLatest` formats it once every migration
- * has run (stored-csv.ts), as it renders the stored JSON of migration 0007.
+ * People and companies keep their export cells as stored text (core/exports/columns.ts), so an
+ * export joins text instead of formatting cells. The columns start empty and pending, filled by
+ * `migrateToLatest` (stored-csv.ts).
  */
 export const storedCsv: Migration = {
   async up(db: Kysely<any>) {

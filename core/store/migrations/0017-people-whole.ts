@@ -2,13 +2,9 @@ import { sql, type Kysely, type Migration } from 'kysely';
 import { dialectOf } from '../dialect/index.ts';
 
 /**
- * Moves each person's account-view JSON (`people.json_whole`, migration 0016) into a table of its
- * own, `people_whole`, filed in the order an account key's people page reads it (account,
- * `lastSeen`, id): a page is then one range of adjacent rows instead of a lookup in the people
- * table a person, and a person's row in `people` is ~0.9 KB shorter. stored-text.ts files a
- * person's JSON there wherever its pieces change, only where the dialect stores whole people
- * (SQLite; on Postgres the table stays empty, as the column did). The unique index finds a
- * person's row whatever `lastSeen` it was filed under, to replace it.
+ * Moves each person's account-view JSON (migration 0016) into `people_whole`, filed in the order an
+ * account key's people page reads it (account, `lastSeen`, id), so a page is one range of rows.
+ * Filled only where the dialect stores whole people (SQLite); the unique index finds a person's row.
  */
 export const peopleWhole: Migration = {
   async up(db: Kysely<any>) {
