@@ -7,11 +7,14 @@ import { ErrorNote, When } from './ui.tsx';
 /** Companies, a page at a time. */
 export function CompaniesScreen({ viewer }: { viewer: Viewer }) {
   const [trail, setTrail] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<ListResponse<Company> | null>(null);
+  // The page shown and its number, set together so the caption never names a page still loading.
+  const [shown, setShown] = useState<{ page: ListResponse<Company>; number: number } | null>(null);
+  const page = shown?.page;
   const [error, setError] = useState<unknown>(null);
   const cursor = trail[trail.length - 1];
+  const depth = trail.length;
   useEffect(() => {
-    read<ListResponse<Company>>(viewer, 'GET', `/companies${query({ limit: 25, cursor })}`).then(setPage, setError);
+    read<ListResponse<Company>>(viewer, 'GET', `/companies${query({ limit: 25, cursor })}`).then((loaded) => setShown({ page: loaded, number: depth }), setError);
   }, [cursor]);
   return (
     <section aria-labelledby="companies-title">
@@ -20,7 +23,7 @@ export function CompaniesScreen({ viewer }: { viewer: Viewer }) {
       {page && (
         <>
           <table>
-            <caption>{page.pagination.count} companies on page {trail.length}</caption>
+            <caption>{page.pagination.count} companies on page {shown!.number}</caption>
             <thead>
               <tr><th scope="col">Name</th><th scope="col">Domain</th><th scope="col">Industry</th><th scope="col">Employees</th><th scope="col">Visits</th><th scope="col">Last seen</th></tr>
             </thead>

@@ -20,12 +20,15 @@ export function PeopleScreen({ viewer }: { viewer: Viewer }) {
   const [filters, setFilters] = useState(NO_FILTERS);
   // The cursors of the pages before this one, so Previous goes back without the API knowing.
   const [trail, setTrail] = useState<(string | undefined)[]>([undefined]);
-  const [page, setPage] = useState<ListResponse<Person> | null>(null);
+  // The page shown and its number, set together so the caption never names a page still loading.
+  const [shown, setShown] = useState<{ page: ListResponse<Person>; number: number } | null>(null);
+  const page = shown?.page;
   const [error, setError] = useState<unknown>(null);
   const cursor = trail[trail.length - 1];
+  const depth = trail.length;
   useEffect(() => {
     setError(null);
-    read<ListResponse<Person>>(viewer, 'GET', `/people${query({ ...filters, cursor })}`).then(setPage, setError);
+    read<ListResponse<Person>>(viewer, 'GET', `/people${query({ ...filters, cursor })}`).then((loaded) => setShown({ page: loaded, number: depth }), setError);
   }, [filters, cursor]);
   const set = (name: keyof Filters) => (e: Event) => {
     const input = e.currentTarget as HTMLInputElement;
@@ -47,7 +50,7 @@ export function PeopleScreen({ viewer }: { viewer: Viewer }) {
       {page && (
         <>
           <table>
-            <caption>{page.pagination.count} people on page {trail.length}</caption>
+            <caption>{page.pagination.count} people on page {shown!.number}</caption>
             <thead>
               <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Company</th><th scope="col">Site</th><th scope="col">Visits</th><th scope="col">Last seen</th><th scope="col">Hot</th></tr>
             </thead>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../../core/webhooks/webhook-admin.ts';
-import { admin } from './api.ts';
+import { admin, query } from './api.ts';
 import { CopyButton, ErrorNote, When } from './ui.tsx';
 
 /** The account's endpoints (create, pause, rotate the secret) and each one's delivery inbox. */
@@ -63,21 +63,30 @@ export function WebhooksScreen({ accountId }: { accountId: string }) {
 function Inbox({ endpointId }: { endpointId: string }) {
   const [deliveries, setDeliveries] = useState<WebhookDelivery[]>([]);
   const [before, setBefore] = useState<string | undefined>(undefined);
+  const [status, setStatus] = useState('');
   const [error, setError] = useState<unknown>(null);
   const load = async (from: string | undefined, kept: WebhookDelivery[]) => {
     try {
-      const page = await admin<WebhookDelivery[]>('GET', `/webhooks/${endpointId}/deliveries?limit=20${from ? `&before=${encodeURIComponent(from)}` : ''}`);
+      const page = await admin<WebhookDelivery[]>('GET', `/webhooks/${endpointId}/deliveries${query({ limit: 20, status, before: from })}`);
       setDeliveries([...kept, ...page.data]);
       setBefore(page.nextBefore);
     } catch (e) {
       setError(e);
     }
   };
-  useEffect(() => void load(undefined, []), []);
+  useEffect(() => void load(undefined, []), [status]);
   const redeliver = (id: string) => admin('POST', `/webhook-deliveries/${id}/redeliver`).then(() => load(undefined, []), setError);
   return (
     <section aria-labelledby="inbox-title">
       <h2 id="inbox-title">Delivery inbox</h2>
+      <label>Status{' '}
+        <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <option value="">any</option>
+          <option>pending</option>
+          <option>delivered</option>
+          <option>failed</option>
+        </select>
+      </label>{' '}
       <button type="button" onClick={() => void load(undefined, [])}>Refresh</button>
       {error ? <ErrorNote error={error} /> : null}
       <ol class="inbox">
@@ -94,7 +103,7 @@ function Inbox({ endpointId }: { endpointId: string }) {
               </table>
               <p>webhook-id <code>{d.id}</code></p>
               <pre>{JSON.stringify(d.payload, null, 2)}</pre>
-              {d.status !== 'pending' && <button type="button" onClick={() => void redeliver(d.id)}>Redeliver</button>}
+              {d.status === 'failed' && <button type="button" onClick={() => void redeliver(d.id)}>Redeliver</button>}
             </details>
           </li>
         ))}

@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../support/processes.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
 
-/** Debian's Chromium, driven headless without its background traffic. */
-const CHROMIUM = process.env.VI_TEST_CHROMIUM || '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'];
 
 describe('the sandbox console in Chromium', () => {
   let dir: string;
@@ -20,7 +18,7 @@ describe('the sandbox console in Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'vi-console-'));
     serve = await startServe('console', ['--db', join(dir, 'demo.sqlite'), '--people', '300', '--seed', '7'], { dir });
     link = (await serve.process.waitFor(/Console[^\n]*\n\s+(http:\/\/\S+)/))[1]!;
-    browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: ARGS, acceptDownloads: true });
+    browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, acceptDownloads: true });
     page = browser.pages()[0] ?? (await browser.newPage());
     page.setDefaultTimeout(15_000);
   }, 120_000);
