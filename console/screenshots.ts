@@ -35,6 +35,10 @@ try {
   await page.getByRole('button', { name: 'Start export' }).click();
   await page.getByRole('link', { name: 'Download CSV' }).waitFor({ timeout: 60_000 });
   await shot('exports');
+  await nav('API reference');
+  await page.locator('#operations-People-listPeople').waitFor();
+  await shot('reference');
+  await page.goBack();
   await nav('Time and faults');
   await page.locator('#server-time time').waitFor();
   await shot('time');

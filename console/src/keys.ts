@@ -33,6 +33,11 @@ async function keyFor(viewer: Viewer, fresh = false): Promise<string> {
   return data.key;
 }
 
+/** The account key the console reads with (for the API reference's "Try it out"). */
+export function accountKey(accountId: string): Promise<string> {
+  return keyFor({ accountId, domain: null });
+}
+
 /** Whether the console can read as `viewer`: a key it holds or can issue; false when one must be pasted. */
 export async function canRead(viewer: Viewer): Promise<boolean> {
   try {

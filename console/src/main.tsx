@@ -99,6 +99,7 @@ function Console() {
           {SCREENS.map(([name, title]) => (
             <a href={`#/${name}`} aria-current={screen === name ? 'page' : undefined}>{title}</a>
           ))}
+          <a href="./reference.html">API reference</a>
         </nav>
         <label>
           Read as{' '}

@@ -1,6 +1,5 @@
 import { ApiError, quoteInput, quoteName } from '../http/errors.ts';
 import { Reply } from '../http/reply.ts';
-import { CONSOLE_ASSETS } from './assets.ts';
 
 /** Where the console lives, relative to the mount point like `/v1/`. */
 export const CONSOLE_PATH = '/_console';
@@ -18,18 +17,20 @@ const SECURITY_HEADERS = {
 };
 
 /**
- * Answers a console path from the embedded assets. The page itself is revalidated on every load,
- * so a new server's page names its new assets; those carry their content hash and never change.
+ * Answers a console path from the embedded assets. The pages are revalidated on every load, so a
+ * new server's pages name its new assets; those carry their content hash and never change.
  */
-export function consoleReply(method: string, path: string, prefix: string): Reply {
+export async function consoleReply(method: string, path: string, prefix: string): Promise<Reply> {
   if (method !== 'GET' && method !== 'HEAD') {
     throw new ApiError(405, 'method_not_allowed', `Method ${quoteName(method)} is not allowed on ${quoteInput(path)}; allowed: GET, HEAD.`, { allow: 'GET, HEAD' });
   }
   // Relative asset links only resolve from the directory, so the bare path moves there.
   if (path === CONSOLE_PATH) return new Reply(308, null, { location: `${prefix}${CONSOLE_PATH}/` });
   const name = path.slice(CONSOLE_PATH.length + 1) || 'index.html';
-  const asset = CONSOLE_ASSETS[name];
+  // Loaded on first use: the renderer of the API reference makes it large, and most APIs never serve it.
+  const { CONSOLE_ASSETS } = await import('./assets.ts');
+  const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
   if (!asset) throw new ApiError(404, 'not_found', `No console file at ${quoteInput(path)}.`);
-  const cache = name === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable';
+  const cache = name.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable';
   return new Reply(200, method === 'HEAD' ? null : asset.body, { 'content-type': asset.type, 'cache-control': cache, etag: `"${asset.hash}"`, ...SECURITY_HEADERS });
 }

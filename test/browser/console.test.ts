@@ -126,4 +126,17 @@ describe('the sandbox console in Chromium', () => {
     expect(lines[0]).toMatch(/email/i);
     expect(lines.length).toBeGreaterThan(1);
   }, 90_000);
+
+  it('renders the API reference from the served document and tries a call with the console\'s key', async () => {
+    await visit();
+    const errors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await page.getByRole('link', { name: 'API reference' }).click();
+    const operation = page.locator('#operations-People-listPeople');
+    await operation.locator('.opblock-summary').click();
+    await operation.getByRole('button', { name: 'Try it out' }).click();
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
+    expect(errors).toEqual([]);
+  });
 });

@@ -39,6 +39,18 @@ describe('the console, served by the core', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
+  it('answers the API reference page with swagger-ui\'s files, embedded like the rest', async () => {
+    const page = await get(api, '/_console/reference.html');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    for (const name of [/swagger-ui-bundle-[0-9a-f]{16}\.js/, /swagger-ui-[0-9a-f]{16}\.css/, /reference-[0-9a-f]{16}\.js/]) {
+      const file = name.exec(html)?.[0];
+      expect(file, String(name)).toBeDefined();
+      expect((await get(api, `/_console/${file}`)).status).toBe(200);
+    }
+  });
+
   it('sends the bare path to the directory, under the mount point too', async () => {
     const bare = await get(api, '/_console');
     expect(bare.status).toBe(308);
