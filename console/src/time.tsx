@@ -72,7 +72,7 @@ function Faults() {
     <>
       <h2>Fault rules</h2>
       {error ? <ErrorNote error={error} /> : null}
-      <ul>{(rules ?? []).map((rule) => <li><code>{JSON.stringify(rule)}</code></li>)}</ul>
+      <ul aria-label="Fault rules">{(rules ?? []).map((rule) => <li><code>{JSON.stringify(rule)}</code></li>)}</ul>
       <form onSubmit={(e) => {
         e.preventDefault();
         setError(null);

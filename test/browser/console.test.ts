@@ -16,7 +16,7 @@ describe('the sandbox console in Chromium', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vi-console-'));
-    serve = await startServe('console', ['--db', join(dir, 'demo.sqlite'), '--people', '300', '--seed', '7'], { dir });
+    serve = await startServe('console', ['--db', join(dir, 'demo.sqlite'), '--people', '300', '--seed', '7', '--faults'], { dir });
     link = (await serve.process.waitFor(/Console[^\n]*\n\s+(http:\/\/\S+)/))[1]!;
     browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, acceptDownloads: true });
     page = browser.pages()[0] ?? (await browser.newPage());
@@ -138,5 +138,17 @@ describe('the sandbox console in Chromium', () => {
     await operation.getByRole('button', { name: 'Execute' }).click();
     await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor();
     expect(errors).toEqual([]);
+  });
+
+  it('adds a fault rule the API then applies, lists it and clears it', async () => {
+    await visit('Time and faults');
+    await page.getByLabel('Rule (JSON)').fill('{"path": "/v1/companies", "fault": "internal_error", "times": 1}');
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('list', { name: 'Fault rules' }).getByText('/v1/companies').waitFor();
+    const faulted = await fetch(`${serve.url}/v1/companies?limit=1`, { headers: { 'x-api-key': serve.keys.accountKey } });
+    expect(faulted.status).toBe(500);
+    await page.getByRole('button', { name: 'Clear rules' }).click();
+    await expect.poll(() => page.getByRole('list', { name: 'Fault rules' }).locator('li').count()).toBe(0);
+    expect((await admin('GET', '/_admin/faults')).data).toEqual([]);
   });
 });
