@@ -233,7 +233,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       if (path !== null) url.pathname = path;
       if (toConsole) {
         rate.admin = true;
-        response = await consoleReply(request.method, path, prefix);
+        response = await consoleReply(request.method, path, prefix, request.headers.get('if-none-match'));
       } else if (found.kind === 'route' && 'admin' in found.route) {
         rate.admin = true;
         response = await gate!.handle(request, url, found.route, decodeParams(found.params));

@@ -20,7 +20,7 @@ const SECURITY_HEADERS = {
  * Answers a console path from the embedded assets. The pages are revalidated on every load, so a
  * new server's pages name its new assets; those carry their content hash and never change.
  */
-export async function consoleReply(method: string, path: string, prefix: string): Promise<Reply> {
+export async function consoleReply(method: string, path: string, prefix: string, ifNoneMatch: string | null): Promise<Reply> {
   if (method !== 'GET' && method !== 'HEAD') {
     throw new ApiError(405, 'method_not_allowed', `Method ${quoteName(method)} is not allowed on ${quoteInput(path)}; allowed: GET, HEAD.`, { allow: 'GET, HEAD' });
   }
@@ -32,5 +32,9 @@ export async function consoleReply(method: string, path: string, prefix: string)
   const asset = Object.hasOwn(CONSOLE_ASSETS, name) ? CONSOLE_ASSETS[name] : undefined;
   if (!asset) throw new ApiError(404, 'not_found', `No console file at ${quoteInput(path)}.`);
   const cache = name.endsWith('.html') ? 'no-cache' : 'public, max-age=31536000, immutable';
-  return new Reply(200, method === 'HEAD' ? null : asset.body, { 'content-type': asset.type, 'cache-control': cache, etag: `"${asset.hash}"`, ...SECURITY_HEADERS });
+  const etag = `"${asset.hash}"`;
+  const headers = { 'content-type': asset.type, 'cache-control': cache, etag, ...SECURITY_HEADERS };
+  // A revalidated page the browser already holds costs no body.
+  if (ifNoneMatch !== null && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) return new Reply(304, null, headers);
+  return new Reply(200, method === 'HEAD' ? null : asset.body, headers);
 }

@@ -51,6 +51,14 @@ describe('the console, served by the core', () => {
     }
   });
 
+  it('answers a page the browser already holds with 304 and no body', async () => {
+    const page = await get(api, '/_console/');
+    const again = await get(api, '/_console/', { headers: { 'if-none-match': page.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect((await get(api, '/_console/', { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+  });
+
   it('sends the bare path to the directory, under the mount point too', async () => {
     const bare = await get(api, '/_console');
     expect(bare.status).toBe(308);
