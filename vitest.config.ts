@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * `full` (`npm run test:full`): what needs more: the matrix suites again on a real PostgreSQL
  * server, several API processes, Bun and Deno, and a browser.
  */
-const NEEDS_MORE = ['test/postgres/**', 'test/processes/**', 'test/runtimes/**'];
+const NEEDS_MORE = ['test/postgres/**', 'test/processes/**', 'test/runtimes/**', 'test/browser/**'];
 /** Suites that run on whichever database the run has (they take BACKENDS, MATRIX, POSTGRES_BACKENDS or the server URL). */
 const ON_EVERY_DATABASE = (readdirSync('test', { recursive: true }) as string[])
   .map((file) => `test/${file}`)

@@ -46,6 +46,7 @@ import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
 import { failingRunner } from './faults/export-failed.ts';
 import { DatabaseUnavailable, RETRY_AFTER_SECONDS } from './store/database-unavailable.ts';
 import { checkApiOptions } from './options.ts';
+import { consoleReply, isConsolePath } from './console/serve.ts';
 
 /** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
 export async function createApi(given: ApiOptions): Promise<Api> {
@@ -185,10 +186,16 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     let response: Reply;
     try {
       const url = new URL(request.url);
-      const path = routedPath(url.pathname, mountPrefix(request));
-      const found: Match<Route | AdminRoute> = path === null ? { kind: 'none' } : await match(request.method, path);
+      const prefix = mountPrefix(request);
+      const path = routedPath(url.pathname, prefix);
+      // The console is static pages over the admin routes: served only where those are.
+      const toConsole = gate && path !== null && isConsolePath(path);
+      const found: Match<Route | AdminRoute> = path === null || toConsole ? { kind: 'none' } : await match(request.method, path);
       if (path !== null) url.pathname = path;
-      if (found.kind === 'route' && 'admin' in found.route) {
+      if (toConsole) {
+        rate.admin = true;
+        response = await consoleReply(request.method, path, prefix, request.headers.get('if-none-match'));
+      } else if (found.kind === 'route' && 'admin' in found.route) {
         rate.admin = true;
         response = await gate!.handle(request, url, found.route, decodeParams(found.params));
       } else if (found.kind === 'route') response = await route(request, url, found.route as Route, found.params, rate);

@@ -153,6 +153,8 @@ function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, ru
   console.log('\nDomain-scoped keys (each reads its client domain and its subdomains):');
   for (const line of alignColumns(keys.scopedKeys.map((k) => [k.domain, k.clientRef ?? '-', k.key]), '  ')) console.log(line);
   console.log(`\nAdmin token (Authorization: Bearer …, for /_admin/ routes):\n  ${settings.adminToken}`);
+  // The token rides in the fragment, which browsers never send: it stays out of every server's logs.
+  console.log(`\nConsole (opens signed in; keep the link to yourself):\n  ${baseUrl}/_console/#token=${encodeURIComponent(settings.adminToken)}`);
   if (settings.faults) console.log('Fault injection: on (Prefer: fault=<code>, Prefer: delay=<ms>, POST /_admin/faults)');
   console.log(`\nTry:\n  curl -s -H 'X-API-Key: ${keys.accountKey}' '${baseUrl}/v1/people?limit=2'`);
   console.log(`  curl -s -X POST -H 'Authorization: Bearer ${settings.adminToken}' '${baseUrl}/_admin/reset'\n`);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { RUNTIMES, runtimeCommand, type Runtime } from '../../scripts/runtime-command.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_ASSETS } from '../../core/console/assets.ts';
 import { runConformance } from '../../harness/index.ts';
 import { MOUNT_HEADER } from '../../core/http/mount.ts';
 import { clientFor, errorCode, runExport } from '../support/client.ts';
@@ -21,6 +22,7 @@ interface Keys {
   baseUrl: string;
   accountKey: string;
   scopedKeys: { domain: string; clientRef: string | null; key: string }[];
+  adminToken: string;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-runtimes-'));
@@ -90,6 +92,17 @@ describe.each([...RUNTIMES])('the demo server under %s', (runtime) => {
     expect(replies.slice(1).map(errorCode)).toEqual(['unauthorized', 'forbidden', 'not_found']);
     const ids = replies.map((r) => r.headers.get('x-request-id'));
     expect(new Set(ids).size).toBe(4);
+  });
+
+  it('serves the console byte for byte as the core does in-process, from the link it prints', async () => {
+    const link = /(http:\/\/\S+\/_console\/)#token=(\S+)/.exec(server.output());
+    expect(link?.[2]).toBe(encodeURIComponent(server.keys.adminToken));
+    const page = await fetch(link![1]!);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toBe(CONSOLE_ASSETS['index.html']!.body);
+    const script = /app-[0-9a-f]{16}\.js/.exec(html)![0];
+    expect(await (await fetch(`${link![1]}${script}`)).text()).toBe(CONSOLE_ASSETS[script]!.body);
   });
 
   it('drops a client’s own x-forwarded-prefix: the API stays at the root', async () => {
