@@ -29,7 +29,7 @@ import { SitesStore } from './store/sites-store.ts';
 import { StatsStore } from './store/stats-store.ts';
 import { httpDate, toEpochSeconds } from './time/iso.ts';
 import { DownloadLinkSigner } from './exports/download-link.ts';
-import { noteRequest } from './exports/pace.ts';
+import { ExportPace } from './exports/pace.ts';
 import { ExportRunner } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
@@ -67,7 +67,9 @@ export async function createApi(given: ApiOptions): Promise<Api> {
 
   const sites = new SitesStore(db);
   const exportsStore = new ExportsStore(db, new ExportMembersStore(db));
-  const newRunner = () => new ExportRunner(exportsStore, sites, clock, leaseClock, { ...options.exports, maxAttempts: 3, onError: (error) => onError(error) });
+  // This API's own: its requests make its exports take small steps, and no other API's do.
+  const pace = new ExportPace();
+  const newRunner = () => new ExportRunner(exportsStore, sites, clock, leaseClock, { ...options.exports, pace: options.exports.pace ?? pace.yield, maxAttempts: 3, onError: (error) => onError(error) });
   let runner = newRunner();
   const services: Services = {
     clock,
@@ -179,7 +181,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
 
   /** See {@link Api.reply}: every request, answered as a Reply. */
   async function reply(request: CoreRequest): Promise<Reply> {
-    noteRequest();
+    pace.noteRequest();
     const preflight = cors?.preflight(request);
     if (preflight) return preflight;
     const rate: Progress = {};

@@ -1,5 +1,5 @@
 import { DEFAULT_RATE_LIMITS, type ApiOptions } from './api-types.ts';
-import { FILE_CHUNKS, FULL_STEP, yieldToEventLoop } from './exports/runner.ts';
+import { FILE_CHUNKS, FULL_STEP } from './exports/runner.ts';
 import { systemClock } from './time/clock.ts';
 import { webDigests } from './crypto/digests.ts';
 
@@ -20,7 +20,7 @@ export const DEFAULTS = {
     chunksPerCommit: FILE_CHUNKS.perCommit,
     leaseSeconds: 30,
     pollIntervalMs: 2000,
-    pace: yieldToEventLoop as () => Promise<number | void>,
+    // pace: each API's own (core/exports/pace.ts), made by createApi.
   },
   webhooks: {
     activityCap: 100,

@@ -8,82 +8,62 @@ const nextTurn: (run: () => void) => void = hasImmediate
   ? (run) => (globalThis as unknown as { setImmediate: (f: () => void) => void }).setImmediate(run)
   : (run) => setTimeout(run, 0);
 
-/** When a request last reached the API (performance.now()); none yet is -Infinity. */
-let lastRequest = -Infinity;
-
-/** Marks a request reaching the API now: export work takes small steps while requests come. */
-export function noteRequest(): void {
-  lastRequest = performance.now();
-}
-
 /** How long export work runs per turn while nothing else wants the thread. */
 const IDLE_SLICE_MS = 2;
-/**
- * A turn that comes this long after export work yielded had other work (a request, a timer, a task
- * of the garbage collector) in between: that turn takes one small step.
- */
+/** A turn that comes this long after export work yielded had other work in between: it takes one small step. */
 const BUSY_GAP_MS = hasImmediate ? 0.25 : 2;
-/**
- * The share of a full step an export takes per turn while the thread is busy. Every request then
- * waits behind about one step, so the step's length is added to the requests' latency: a twelfth
- * of a step (8 rows written, 83 people collected: ~0.15 and ~0.35 ms) kept reads' p99 within 1.5×
- * idle during three exports of 100,000 people, where steps of 25 rows made it 2.4×. Idle, full
- * steps keep an export's own pace: steps of 8 rows everywhere made it ~25% slower than 25, and
- * 100 rows (1,000 people collected, 4 chunks a commit) took a quarter off 25 (100,000 people:
- * 4.9 against 6.4 s, medians of five interleaved pairs, 2026-11-27), the steps' fixed costs
- * (statements, commits) spread wider.
- */
+/** The share of a full step taken per turn while requests are served: each request waits behind at most that much. */
 const BUSY_SHARE = 1 / 12;
-/**
- * How long the thread counts as busy after a request reached the API. Under load a request comes
- * every millisecond or two, and the turns between them, idle for a moment, took full steps (2–4 ms)
- * that the next requests waited behind: reads' p99 during three exports went from 1.34× idle to
- * 1.64× when full steps grew to 100 rows (one pair of bench:reads runs, 2026-11-27). Held after
- * any late turn instead, GC tasks between turns kept an export with no request in small steps for
- * most of its time.
- */
+/** How long the thread counts as busy after a request reached the API (under load they come every millisecond or two). */
 const BUSY_HOLD_MS = 20;
 
-/** Export work waiting for a turn, first come first served. */
-const waiting: (() => void)[] = [];
-let turnScheduled = false;
-let turnStarted = 0;
-let lastYield = 0;
-let busy = false;
-
-function scheduleTurn(): void {
-  if (turnScheduled) return;
-  turnScheduled = true;
-  nextTurn(turn);
-}
-
-function turn(): void {
-  turnScheduled = false;
-  turnStarted = performance.now();
-  busy = turnStarted - lastYield > BUSY_GAP_MS || turnStarted - lastRequest < BUSY_HOLD_MS;
-  // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
-  if (busy) waiting.shift()!();
-  else for (const wake of waiting.splice(0)) wake();
-  if (waiting.length > 0) scheduleTurn();
-}
-
 /**
- * Lets other work (requests first) run between export steps, and resolves to the share of a full
- * step to take next. While requests are being served (one reached the API in the last 20 ms),
- * exports take one small step per turn of the event loop, so a request waits for at most one small
- * step of one job, however many jobs run; while nothing else runs, they take full steps and share
- * slices of 2 ms (a request arriving then waits for the rest of the step; each yield costs a loop
- * turn, tens of µs).
+ * How one API's export work shares the event loop with its requests. While requests are being
+ * served (one reached the API in the last 20 ms), exports take one small step per turn of the
+ * event loop, so a request waits for at most one small step of one job however many jobs run;
+ * while nothing else runs, they take full steps and share slices of 2 ms.
  */
-export const yieldToEventLoop = async (): Promise<number> => {
-  if (!busy && performance.now() - turnStarted < IDLE_SLICE_MS) return 1;
-  lastYield = performance.now();
-  await new Promise<void>((resolve) => {
-    waiting.push(resolve);
-    scheduleTurn();
-  });
-  return busy ? BUSY_SHARE : 1;
-};
+export class ExportPace {
+  #lastRequest = -Infinity;
+  /** Export work waiting for a turn, first come first served. */
+  readonly #waiting: (() => void)[] = [];
+  #turnScheduled = false;
+  #turnStarted = 0;
+  #lastYield = 0;
+  #busy = false;
+
+  /** Marks a request reaching the API now: export work takes small steps while requests come. */
+  noteRequest(): void {
+    this.#lastRequest = performance.now();
+  }
+
+  /** Lets other work (requests first) run between export steps; the share of a full step to take next. */
+  readonly yield = async (): Promise<number> => {
+    if (!this.#busy && performance.now() - this.#turnStarted < IDLE_SLICE_MS) return 1;
+    this.#lastYield = performance.now();
+    await new Promise<void>((resolve) => {
+      this.#waiting.push(resolve);
+      this.#scheduleTurn();
+    });
+    return this.#busy ? BUSY_SHARE : 1;
+  };
+
+  #scheduleTurn(): void {
+    if (this.#turnScheduled) return;
+    this.#turnScheduled = true;
+    nextTurn(() => this.#turn());
+  }
+
+  #turn(): void {
+    this.#turnScheduled = false;
+    this.#turnStarted = performance.now();
+    this.#busy = this.#turnStarted - this.#lastYield > BUSY_GAP_MS || this.#turnStarted - this.#lastRequest < BUSY_HOLD_MS;
+    // Busy: one step of one job per turn, jobs taking turns; idle: every job shares the slice.
+    if (this.#busy) this.#waiting.shift()!();
+    else for (const wake of this.#waiting.splice(0)) wake();
+    if (this.#waiting.length > 0) this.#scheduleTurn();
+  }
+}
 
 /** The share of a full step that a pace's answer asks for: 1 unless it names a smaller one. */
 export function shareOf(answer: number | void): number {

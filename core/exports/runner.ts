@@ -11,7 +11,6 @@ import type { ExportFilters } from './filters.ts';
 import { scaled, shareOf } from './pace.ts';
 import { RunMerge } from './run-merge.ts';
 
-export { yieldToEventLoop } from './pace.ts';
 
 /** Tuning of export runs. */
 export interface ExportRunnerOptions {

@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createApi, ManualClock, type Api } from '../../adapters/node/index.ts';
-import { yieldToEventLoop } from '../../core/exports/runner.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ExportPace } from '../../core/exports/pace.ts';
 
 /** Lets the current export slice end, and any busy spell (20 ms), so the next yield waits for a turn of its own. */
 const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 25));
@@ -11,20 +10,22 @@ const sliceOver = () => new Promise((resolve) => setTimeout(resolve, 25));
  * process longer now and then; five turns take well under the 20 ms that a busy spell lasts, so a
  * pace that wrongly stayed busy still gives none.
  */
-async function yieldsUntilFullStep(): Promise<number> {
-  for (let yields = 1; yields <= 5; yields++) if ((await yieldToEventLoop()) === 1) return yields;
+async function yieldsUntilFullStep(pace: ExportPace): Promise<number> {
+  for (let yields = 1; yields <= 5; yields++) if ((await pace.yield()) === 1) return yields;
   return Infinity;
 }
 
 describe('export steps sharing the event loop with requests', () => {
-  let api: Api;
-  afterEach(async () => api?.close());
+  let pace: ExportPace;
+  beforeEach(() => {
+    pace = new ExportPace();
+  });
 
   it('asks for a full step while nothing else runs, and for a twelfth of one once other work holds the thread between turns', async () => {
     await sliceOver();
-    expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
+    expect(await yieldsUntilFullStep(pace)).toBeLessThanOrEqual(5);
     await sliceOver();
-    const step = yieldToEventLoop();
+    const step = pace.yield();
     // A request's work (here 1 ms of it) runs before the export's turn comes.
     const until = performance.now() + 1;
     while (performance.now() < until);
@@ -32,23 +33,30 @@ describe('export steps sharing the event loop with requests', () => {
   });
 
   it('keeps taking small steps for 20 ms after a request reached the API, then full ones once none has come', async () => {
-    api = await createApi({ database: ':memory:', clock: new ManualClock(0) });
     await sliceOver();
-    await api.fetch(new Request('http://api.test/v1/people'));
+    pace.noteRequest();
     // Nothing else runs now, but requests under load come every millisecond or two.
-    expect(await yieldToEventLoop()).toBe(1 / 12);
-    expect(await yieldToEventLoop()).toBe(1 / 12);
+    expect(await pace.yield()).toBe(1 / 12);
+    expect(await pace.yield()).toBe(1 / 12);
     await sliceOver();
-    expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
+    expect(await yieldsUntilFullStep(pace)).toBeLessThanOrEqual(5);
+  });
+
+  it('is one API\'s own: another API\'s requests leave its steps full', async () => {
+    const other = new ExportPace();
+    await sliceOver();
+    other.noteRequest();
+    expect(await yieldsUntilFullStep(pace)).toBeLessThanOrEqual(5);
+    expect(await other.yield()).toBe(1 / 12);
   });
 
   it('takes one small step after other work held the thread, and full ones again within a few turns when no request came', async () => {
     await sliceOver();
-    const step = yieldToEventLoop();
+    const step = pace.yield();
     // Work that is no request (a timer, a task of the garbage collector) holds the thread between turns.
     const until = performance.now() + 1;
     while (performance.now() < until);
     expect(await step).toBe(1 / 12);
-    expect(await yieldsUntilFullStep()).toBeLessThanOrEqual(5);
+    expect(await yieldsUntilFullStep(pace)).toBeLessThanOrEqual(5);
   });
 });
