@@ -190,5 +190,18 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
 
 /** An answer given before its request's body has all arrived (a refused upload) closes the connection rather than read the rest. */
 function closeIfBodyUnread(res: ServerResponse): void {
-  if (!res.req.complete) res.shouldKeepAlive = false;
+  if (res.req.complete) return;
+  res.shouldKeepAlive = false;
+  // Node closes such a socket as soon as the answer is written, and a client still sending its body
+  // would then get a reset and may lose the answer: the rest of the body is read and dropped for a
+  // moment first, so a client that sends on never holds the connection for long.
+  const socket = res.socket;
+  if (!socket) return;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), UNREAD_BODY_LINGER_MS).unref();
+  };
 }
+
+/** How long a refused upload may go on arriving after its answer before the connection is cut. */
+const UNREAD_BODY_LINGER_MS = 2000;
