@@ -19,7 +19,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: NEEDS_MORE } },
+      // Two workers on two cores: the suites wait on sockets and child processes as much as they compute.
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: NEEDS_MORE, maxWorkers: 2 } },
       {
         extends: true,
         test: {
