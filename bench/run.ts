@@ -10,7 +10,7 @@ import { Command, CommanderError } from 'commander';
 import { wholeNumber } from '../scripts/commands/options.ts';
 import { benchDatabase, DEFAULT_DATA, TINY_DATA } from './data.ts';
 import { connect, DEFAULT_PREFIX, postgresCopy, type PostgresTarget } from './postgres-data.ts';
-import { terminalBar } from './progress.ts';
+import { terminalBar } from '../scripts/progress.ts';
 import { writeJson } from './report/json.ts';
 import { writeMarkdown, writeReadme } from './report/markdown.ts';
 import { writeCharts } from './report/svg.ts';

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { exportDatabase } from '../data.ts';
-import { QUIET } from '../progress.ts';
+import { QUIET } from '../../scripts/progress.ts';
 import { rateTarget, target, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { FLOOR_QUERY, inChild, type ExportRun, type ExportSide } from './export-runs.ts';
 import type { SuiteOptions } from './suite.ts';

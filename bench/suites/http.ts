@@ -6,7 +6,7 @@
  * rows → objects → JSON.stringify, no auth). autocannon drives the load from its own process;
  * servers and load generator are pinned to different cores where `taskset` allows.
  */
-import { QUIET } from '../progress.ts';
+import { QUIET } from '../../scripts/progress.ts';
 import { rateTarget, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { canPin, loadTest, RUNTIMES, runtimeCommand, runtimeMissing, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { LoadResult } from '../servers/load.ts';

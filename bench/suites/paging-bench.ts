@@ -4,7 +4,7 @@
  */
 import { Bench } from 'tinybench';
 import { createRng, mixSeed } from '../../scripts/demo/rng.ts';
-import { QUIET, type Progress } from '../progress.ts';
+import { QUIET, type Progress } from '../../scripts/progress.ts';
 import { percentiles, type CaseResult } from '../results.ts';
 
 /** How long tinybench measures each case, in total over all rounds. */

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { servedExportCopy } from '../data.ts';
-import { QUIET } from '../progress.ts';
+import { QUIET } from '../../scripts/progress.ts';
 import { rateTarget, type CaseResult, type SuiteResult, type TargetResult } from '../results.ts';
 import { canPin, loadTest, ROOT, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';
 import type { LoadResult } from '../servers/load.ts';

@@ -9,7 +9,7 @@
  */
 import { exportDatabase } from '../data.ts';
 import { postgresCopy } from '../postgres-data.ts';
-import { QUIET } from '../progress.ts';
+import { QUIET } from '../../scripts/progress.ts';
 import type { CaseResult, SuiteResult } from '../results.ts';
 import { EXPORT_PEOPLE, exportTargets, fold } from './export.ts';
 import type { ExportRun } from './export-runs.ts';

@@ -5,7 +5,7 @@
  * pages over a few keep-alive connections, first with the server otherwise idle, then while three
  * exports of every person run to completion. Target: no page waits more than 50 ms meanwhile.
  */
-import { QUIET } from '../progress.ts';
+import { QUIET } from '../../scripts/progress.ts';
 import { servedExportCopy } from '../data.ts';
 import { target, type CaseResult, type SuiteResult } from '../results.ts';
 import { canPin, runLoadScript, runtimeCommand, startServer, stopAll, type ChildServer } from '../servers/control.ts';

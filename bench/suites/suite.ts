@@ -1,7 +1,7 @@
 /** What every suite shares: the options bench/run.ts hands it, and the check that a floor serves what we serve. */
 import type { BenchData } from '../data.ts';
 import type { PostgresTarget } from '../postgres-data.ts';
-import type { Progress } from '../progress.ts';
+import type { Progress } from '../../scripts/progress.ts';
 
 /** What `bench/run.ts` hands every suite. */
 export interface SuiteOptions {

@@ -3,6 +3,7 @@ import { Option, type Command } from 'commander';
 import type { Baseline, Profile, Report } from '../../harness/index.ts';
 import { CliError, reason } from './errors.ts';
 import { collect, wholeNumber } from './options.ts';
+import { terminalBar } from '../progress.ts';
 import { addWebhookOptions, withWebhookChecks, type ConformanceWebhookFlags } from '../webhooks/conformance-webhooks.ts';
 
 interface ConformanceFlags extends ConformanceWebhookFlags {
@@ -107,7 +108,12 @@ async function conformance(flags: ConformanceFlags): Promise<void> {
   }
   const render = { text: textReport, tap: tapReport, json: jsonReport, junit: junitReport }[flags.format];
   const budget = { accountKeys: file?.accountKeys ?? [], maxRequests: flags.maxRequests, waitForBudget: flags.waitForBudget, onWait: (message: string) => console.error(message) };
-  const report = await withWebhookChecks(flags, (webhookChecks) => runConformance({ baseUrl, accountKey, scopedKeys, profile, destructive: flags.destructive, slow: flags.slow, only: flags.only, ...budget }, [...ALL_CHECKS, ...webhookChecks]));
+  const bar = terminalBar('Conformance');
+  const report = await withWebhookChecks(flags, (webhookChecks) => {
+    const checks = [...ALL_CHECKS, ...webhookChecks];
+    bar.start(checks.length);
+    return runConformance({ baseUrl, accountKey, scopedKeys, profile, destructive: flags.destructive, slow: flags.slow, only: flags.only, ...budget }, checks, (ran) => bar.step(ran.check.id));
+  }).finally(() => bar.stop());
   if (report.stopped) {
     // One clear message instead of a report of checks that never ran.
     console.error(report.stopped);

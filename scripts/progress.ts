@@ -1,5 +1,6 @@
 /**
- * The progress bar of a long run: one bar per suite on stderr, its steps the cases it measures.
+ * The progress bar of a long run a person waits for (a bench suite, a conformance run): one bar on
+ * stderr, its steps the cases or checks.
  * Silent in CI and when stderr is not a terminal, so logs and piped output stay plain.
  */
 import { Presets, SingleBar } from 'cli-progress';
