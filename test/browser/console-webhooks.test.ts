@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../support/processes.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
+import { openBrowser } from './chromium.ts';
 
 describe('the console\'s webhook inbox in Chromium', () => {
   let dir: string;
@@ -32,9 +32,7 @@ describe('the console\'s webhook inbox in Chromium', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     serve = await startServe('console-hooks', ['--db', join(dir, 'demo.sqlite'), '--people', '100', '--webhook-url', hooks, '--simulate', '--simulate-every', '1'], { dir });
-    browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openBrowser(dir));
   }, 120_000);
 
   afterAll(async () => {

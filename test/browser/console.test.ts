@@ -1,10 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../support/processes.ts';
-import { CHROMIUM, CHROMIUM_ARGS } from './chromium.ts';
+import { openBrowser } from './chromium.ts';
 
 
 describe('the sandbox console in Chromium', () => {
@@ -18,9 +18,7 @@ describe('the sandbox console in Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'vi-console-'));
     serve = await startServe('console', ['--db', join(dir, 'demo.sqlite'), '--people', '300', '--seed', '7', '--faults'], { dir });
     link = (await serve.process.waitFor(/Console[^\n]*\n\s+(http:\/\/\S+)/))[1]!;
-    browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, acceptDownloads: true });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    page.setDefaultTimeout(15_000);
+    ({ browser, page } = await openBrowser(dir));
   }, 120_000);
 
   afterAll(async () => {
