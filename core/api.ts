@@ -5,11 +5,10 @@ import { AdminError } from './admin/inputs.ts';
 import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
 import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
-import { authenticate } from './auth/authenticate.ts';
-import { withCaller, type Handler, type RequestContext, type Services } from './http/context.ts';
+import type { Services } from './http/context.ts';
+import { createRoute, decodeParams, type Progress } from './http/pipeline.ts';
 import { createCors } from './http/cors.ts';
-import { ApiError, badRequest, quoteInput, quoteName } from './http/errors.ts';
-import { Query } from './http/query.ts';
+import { ApiError, quoteInput, quoteName } from './http/errors.ts';
 import { mountPrefix, routedPath } from './http/mount.ts';
 import { newRequestId } from './http/request-id.ts';
 import { errorResponse, toResponse } from './http/respond.ts';
@@ -17,7 +16,6 @@ import type { CoreRequest, Reply } from './http/reply.ts';
 import { ROUTES, createMatcher, type Match, type Route } from './http/routes.ts';
 import { HourlyRateLimiter, type RateDecision } from './limits/rate-limiter.ts';
 import { CursorSigner } from './paging/cursor.ts';
-import type { Caller } from './scope/view.ts';
 import { CompaniesStore } from './store/companies-store.ts';
 import { EventsStore } from './store/events-store.ts';
 import { IngestStore } from './store/ingest-store.ts';
@@ -34,16 +32,13 @@ import { ExportRunner } from './exports/runner.ts';
 import { ExportsStore } from './store/exports-store.ts';
 import { ExportMembersStore } from './store/export-members-store.ts';
 import { EXPORT_RETENTION_SECONDS } from './handlers/exports.ts';
-import { SITE_FILTER_PARAMS } from './handlers/filters.ts';
 import { loadOrCreateSecret } from './store/meta-store.ts';
 import { WebhooksStore } from './store/webhooks-store.ts';
 import { WebhookDispatcher } from './webhooks/dispatcher.ts';
 import { WebhookAdmin } from './webhooks/webhook-admin.ts';
 import { BaselineStore } from './store/baseline-store.ts';
 import { isMovable } from './time/adjustable-clock.ts';
-import { BEFORE_KEY, faultError, operationName } from './faults/catalog.ts';
-import { FaultInjector, sleep, type FaultPlan } from './faults/injector.ts';
-import { failingRunner } from './faults/export-failed.ts';
+import { FaultInjector } from './faults/injector.ts';
 import { DatabaseUnavailable, RETRY_AFTER_SECONDS } from './store/database-unavailable.ts';
 import { checkApiOptions } from './options.ts';
 import { consoleReply, isConsolePath } from './console/serve.ts';
@@ -125,59 +120,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
   const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
 
-  /** The caller's rate-limit bucket and its hourly limit: the account's, or a scoped key's own. */
-  const budgetOf = (caller: Caller): [bucket: string, limit: number] =>
-    caller.scopeSite ? [`site:${caller.scopeSite.pk}`, limits.scopedKeyPerHour] : [`account:${caller.accountId}`, limits.accountPerHour];
-
-  /** Where a request stands: the budget it counted against, whether it was an admin request, the faults applied. */
-  interface Progress {
-    decision?: RateDecision;
-    admin?: boolean;
-    plan?: FaultPlan;
-  }
-
-  async function route(request: CoreRequest, url: URL, found: Route, params: Record<string, string>, rate: Progress) {
-    const plan = (rate.plan = faults?.plan(request, found.path, url.pathname));
-    if (plan?.delayMs) await sleep(plan.delayMs);
-    const site = { operation: operationName(request.method, found.path), params: decodeParams(params) };
-    const base = { request, url, params: site.params, query: new Query(url.searchParams), nowSeconds: toEpochSeconds(clock.now()), services };
-    const fault = plan?.fault;
-    if (found.public) {
-      if (fault && fault !== 'export_failed') throw faultError(fault, site);
-      return found.handler(base);
-    }
-    // An injected 401 or 403 comes where the real one would: before the key, uncounted.
-    if (fault && BEFORE_KEY.includes(fault)) throw faultError(fault as 'unauthorized' | 'forbidden', site);
-    // A request naming a site filter will list the account's sites: its key's lookup brings them.
-    const caller = await authenticate(request, services.keys, digests, SITE_FILTER_PARAMS.some((name) => url.searchParams.has(name)));
-    if (fault === 'rate_limit_exceeded') {
-      const now = await peekBudget(caller);
-      rate.decision = { ...now, allowed: false, remaining: 0 };
-      throw faultError(fault, { ...site, budget: rate.decision });
-    }
-    const [bucket, limit] = budgetOf(caller);
-    rate.decision = await limiter.take(bucket, limit);
-    if (!rate.decision.allowed) {
-      throw new ApiError(429, 'rate_limit_exceeded', `Hourly request limit of ${rate.decision.limit} reached; retry after ${rate.decision.retryAfterSeconds} seconds.`, {
-        'retry-after': String(rate.decision.retryAfterSeconds),
-      });
-    }
-    const ctx = withCaller(base, caller);
-    if (fault === 'export_failed') return startFailing(ctx, found);
-    if (fault) throw faultError(fault, site);
-    return found.handler(ctx);
-  }
-
-  /** Starts the export as usual, but its job fails at once, as a job failing on an internal error does. */
-  async function startFailing(ctx: RequestContext, found: Route): Promise<Reply> {
-    const failing = failingRunner(services.exports.store);
-    const response = await (found.handler as Handler)({ ...ctx, services: { ...services, exports: { ...services.exports, runner: failing.runner } } });
-    await failing.settled();
-    return response;
-  }
-
-  /** The caller's budget as it stands, uncounted. */
-  const peekBudget = (caller: Caller): Promise<RateDecision> => limiter.peek(...budgetOf(caller));
+  const route = createRoute({ services, digests, clock, limiter, limits, faults });
 
   /** See {@link Api.reply}: every request, answered as a Reply. */
   async function reply(request: CoreRequest): Promise<Reply> {
@@ -271,18 +214,4 @@ function asRequest(request: CoreRequest): Request | undefined {
   } catch {
     return undefined;
   }
-}
-
-function decodeParams(params: Record<string, string>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of Object.keys(params)) {
-    const value = params[name]!;
-    try {
-      // Most ids carry no escape; decoding one that has none returns it as it is.
-      out[name] = value.includes('%') ? decodeURIComponent(value) : value;
-    } catch {
-      throw badRequest(`Path parameter ${name} is not valid percent-encoding.`);
-    }
-  }
-  return out;
 }
