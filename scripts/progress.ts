@@ -24,7 +24,7 @@ export function terminalBar(suite: string): Progress {
   const barsize = Math.max(10, Math.min(30, columns - suite.length - 40));
   // What is left of the line after the label, the bar and the count names the case.
   const room = Math.max(0, columns - suite.length - barsize - 20);
-  const fit = (name: string) => (name.length > room ? `${name.slice(0, Math.max(0, room - 1))}…` : name);
+  const clip = (name: string) => (name.length > room ? `${name.slice(0, Math.max(0, room - 1))}…` : name);
   const bar = new SingleBar({ stream: process.stderr, format: `${suite} [{bar}] {value}/{total} {case}`, barsize, hideCursor: true, clearOnComplete: true, linewrap: false }, Presets.shades_classic);
   let started = false;
   return {
@@ -34,7 +34,7 @@ export function terminalBar(suite: string): Progress {
       started = true;
     },
     step(name) {
-      if (started) bar.increment(1, { case: fit(name ?? '') });
+      if (started) bar.increment(1, { case: clip(name ?? '') });
     },
     stop() {
       if (started) bar.stop();
