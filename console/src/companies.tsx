@@ -2,11 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Company, ListResponse, Statistics } from '../../core/resources/types.ts';
 import { query } from './api.ts';
 import { read, type Viewer } from './keys.ts';
-import { ErrorNote, When } from './ui.tsx';
+import { ErrorNote, Pager, When, type Trail } from './ui.tsx';
 
 /** Companies, a page at a time. */
 export function CompaniesScreen({ viewer }: { viewer: Viewer }) {
-  const [trail, setTrail] = useState<(string | undefined)[]>([undefined]);
+  const [trail, setTrail] = useState<Trail>([undefined]);
   // The page shown and its number, set together so the caption never names a page still loading.
   const [shown, setShown] = useState<{ page: ListResponse<Company>; number: number } | null>(null);
   const page = shown?.page;
@@ -33,10 +33,7 @@ export function CompaniesScreen({ viewer }: { viewer: Viewer }) {
               ))}
             </tbody>
           </table>
-          <nav class="pager" aria-label="Pages">
-            <button type="button" disabled={trail.length === 1} onClick={() => setTrail(trail.slice(0, -1))}>Previous page</button>
-            <button type="button" disabled={!page.pagination.nextCursor} onClick={() => setTrail([...trail, page.pagination.nextCursor])}>Next page</button>
-          </nav>
+          <Pager trail={trail} setTrail={setTrail} nextCursor={page.pagination.nextCursor} />
         </>
       )}
     </section>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { ListResponse, Person } from '../../core/resources/types.ts';
 import { query } from './api.ts';
 import { read, type Viewer } from './keys.ts';
-import { ErrorNote, When } from './ui.tsx';
+import { ErrorNote, Pager, When, type Trail } from './ui.tsx';
 
 interface Filters {
   domain: string;
@@ -19,7 +19,7 @@ export function PeopleScreen({ viewer }: { viewer: Viewer }) {
   const [draft, setDraft] = useState(NO_FILTERS);
   const [filters, setFilters] = useState(NO_FILTERS);
   // The cursors of the pages before this one, so Previous goes back without the API knowing.
-  const [trail, setTrail] = useState<(string | undefined)[]>([undefined]);
+  const [trail, setTrail] = useState<Trail>([undefined]);
   // The page shown and its number, set together so the caption never names a page still loading.
   const [shown, setShown] = useState<{ page: ListResponse<Person>; number: number } | null>(null);
   const page = shown?.page;
@@ -68,10 +68,7 @@ export function PeopleScreen({ viewer }: { viewer: Viewer }) {
               ))}
             </tbody>
           </table>
-          <nav class="pager" aria-label="Pages">
-            <button type="button" disabled={trail.length === 1} onClick={() => setTrail(trail.slice(0, -1))}>Previous page</button>
-            <button type="button" disabled={!page.pagination.nextCursor} onClick={() => setTrail([...trail, page.pagination.nextCursor])}>Next page</button>
-          </nav>
+          <Pager trail={trail} setTrail={setTrail} nextCursor={page.pagination.nextCursor} />
         </>
       )}
     </section>

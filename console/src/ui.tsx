@@ -20,3 +20,16 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     </button>
   );
 }
+
+/** The cursors of the pages read so far: the last is the page shown, the first none (page 1). */
+export type Trail = (string | undefined)[];
+
+/** Previous and next page through a list's cursors. */
+export function Pager({ trail, setTrail, nextCursor }: { trail: Trail; setTrail: (trail: Trail) => void; nextCursor: string | undefined }) {
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={trail.length === 1} onClick={() => setTrail(trail.slice(0, -1))}>Previous page</button>
+      <button type="button" disabled={!nextCursor} onClick={() => setTrail([...trail, nextCursor])}>Next page</button>
+    </nav>
+  );
+}
