@@ -60,9 +60,13 @@ export class ExportMembersStore {
     this.#staged = new StagedRuns(db);
   }
 
-  /** Whether the database writes a job's whole file itself and no members are collected (Postgres: core/store/export-whole-file.ts). */
+  /**
+   * Whether a job's whole file is written by one statement (core/store/export-whole-file.ts): where
+   * writers run side by side. With one writer (SQLite) that statement would hold back every other
+   * write, so the job collects sorted runs in short steps instead.
+   */
   get wholeFile(): boolean {
-    return this.#dialect.exportKeys.wholeFile;
+    return !this.#dialect.singleWriter;
   }
 
   /** Starts or resumes collecting a job where its record says (forgetting what a run cut short left behind). */

@@ -6,8 +6,8 @@ import { attributedSite, isDescending, selectionConditions, sortKeys, type Selec
 import type { Db } from './schema.ts';
 
 /**
- * Writes an export's whole file in one statement where the database can (Postgres; the dialect's
- * `exportKeys.wholeFile`): select, sort, join the stored CSV pieces and insert chunks, with nothing
+ * Writes an export's whole file in one statement where writers run side by side (Postgres; see
+ * the dialect's `singleWriter`): select, sort, join the stored CSV pieces and insert chunks, with nothing
  * passing through JavaScript. Far faster than steps; a stopped run restarts from the beginning.
  */
 

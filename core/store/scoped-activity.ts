@@ -90,7 +90,7 @@ function latestColumns(activity: Activity): RawBuilder<LatestRow> {
  * The latest rows of one page, the activity's order (`sortedBy`) descending then id descending:
  * one arm per site, each read in that order from the site's index, merged by a compound select
  * under the same order, which reads from each only the rows the page needs (SQLite's arms are
- * co-routines; Postgres's are limited to the page each, see the dialect's `limitsUnionArms`).
+ * co-routines; Postgres's are limited to the page each, see the dialect's `mergesUnionArms`).
  */
 export function latestPage(activity: Activity, page: LatestPage, dialect: SqlDialect): RawBuilder<LatestRow> {
   const id = sql.ref(activity.id);
@@ -101,7 +101,7 @@ export function latestPage(activity: Activity, page: LatestPage, dialect: SqlDia
     const conditions = [sql<boolean>`a.site_pk = ${sitePk}`, ...latest, ...page.conditions];
     if (page.after) conditions.push(sql<boolean>`(a.${sortedBy}, a.${id}) < (${page.after[0]}, ${page.after[1]})`);
     const arm = sql`select ${latestColumns(activity)} from ${sql.table(activity.table)} a where ${sql.join(conditions, sql` and `)}`;
-    if (!dialect.limitsUnionArms) return arm;
+    if (dialect.mergesUnionArms) return arm;
     return sql`select * from (${arm} order by a.${sortedBy} desc, a.${id} desc limit ${page.take}) ${sql.ref(`arm${i}`)}`;
   });
   return sql<LatestRow>`${sql.join(arms, sql` union all `)} order by last_seen desc, id desc limit ${page.take}`;

@@ -32,12 +32,13 @@ export interface SqlDialect {
   fastCompression(db: Kysely<any>, table: string, column: string): Promise<void>;
   /** Keeps `table` out of the write-ahead log where the database allows it (rows a crash may lose). */
   unlogged(db: Kysely<any>, table: string): Promise<void>;
-  /** Whether an index range can start at a row value `(a, b) < (x, y)`; SQLite tests the pair on every row. */
-  readonly seeksRowValues: boolean;
-  /** Whether each arm of an index-ordered `union all` needs its own order and limit to stop early (Postgres). */
-  readonly limitsUnionArms: boolean;
-  /** Whether the database joins a page of stored JSON bodies faster than JavaScript joins their rows. */
-  readonly joinsPageBodies: boolean;
+  /**
+   * Whether an ordered `union all` reads each arm only as far as the merged order needs (SQLite
+   * runs the arms as co-routines); where not (Postgres), an arm stops early only under its own limit.
+   */
+  readonly mergesUnionArms: boolean;
+  /** Whether one writer at a time holds the whole database (SQLite): a long write holds back every other. */
+  readonly singleWriter: boolean;
   /** Column types for migrations. */
   readonly types: ColumnTypes;
   /** How export selection stores and walks its sort keys (see core/store/export-selection.ts). */
@@ -56,8 +57,6 @@ export interface ExportKeys {
   integer(expr: Expression<unknown>): RawBuilder<number | string>;
   /** A text key, lower-cased, a null ordering before every text. */
   text(expr: Expression<unknown>): RawBuilder<number | string>;
-  /** Whether one statement writes a job's whole file (Postgres), or the job collects sorted runs in steps (SQLite). */
-  wholeFile: boolean;
   /** The collection statement made to walk the people's pk range (SQLite: `NOT INDEXED`). */
   walkPkRange(compiledSql: string, peopleFrom: string): string;
 }

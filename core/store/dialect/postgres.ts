@@ -37,7 +37,6 @@ export const postgresDialect: SqlDialect = {
     integer: (expr) => sql<string>`lpad((${expr})::text, 20, '0')`,
     // '0' for null orders before every '1'-prefixed text, as SQLite's integer 0 before text.
     text: (expr) => sql<string>`coalesce('1' || lower(${expr}), '0')`,
-    wholeFile: true,
     walkPkRange: (compiledSql) => compiledSql,
   },
   async relaxCommit(trx) {
@@ -48,9 +47,8 @@ export const postgresDialect: SqlDialect = {
     const { rows } = await sql<{ lz4: boolean }>`select 'lz4' = any(enumvals) as lz4 from pg_settings where name = 'default_toast_compression'`.execute(db);
     if (rows[0]?.lz4) await sql`alter table ${sql.table(table)} alter column ${sql.ref(column)} set compression lz4`.execute(db);
   },
-  seeksRowValues: true,
-  limitsUnionArms: true,
-  joinsPageBodies: false,
+  mergesUnionArms: false,
+  singleWriter: false,
   async unlogged(db, table) {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },

@@ -22,7 +22,6 @@ export const sqliteDialect: SqlDialect = {
     integer: (expr) => sql<number>`${expr}`,
     // A null becomes the integer 0, which SQLite orders before every text value (blob affinity keeps it an integer).
     text: (expr) => sql<string | number>`coalesce(lower(${expr}), 0)`,
-    wholeFile: false,
     // Left to choose, SQLite may read the account's index on account_id (or company_pk) and test
     // each row's pk, making every step as slow as one big statement; NOT INDEXED still lets it
     // seek the range by rowid.
@@ -35,9 +34,8 @@ export const sqliteDialect: SqlDialect = {
   relaxCommit: async () => undefined,
   fastCompression: async () => undefined,
   unlogged: async () => undefined,
-  seeksRowValues: false,
-  limitsUnionArms: false,
-  joinsPageBodies: true,
+  mergesUnionArms: true,
+  singleWriter: true,
   skipLocked: (query) => query,
   types: {
     int: 'integer',
