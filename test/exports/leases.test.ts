@@ -51,28 +51,45 @@ async function until(check: () => Promise<boolean>): Promise<void> {
   }
 }
 
-/** The finished job's file through `api`: its poll answer and its rows. */
-async function fileOf(api: Api, key: string, jobId: string) {
+/** The finished job's file through `api`: its poll answer, checked to hold the 90 people the list shows, in its order. */
+async function wholeFileOf(api: Api, key: string, jobId: string) {
   const client = clientFor((await inProcess.start(api)).call);
   const job = (await client.get(`/v1/exports/${jobId}`, key)).body;
   const csv = await parseCsv(await (await client.download(job.downloadUrl)).text());
   const listed = (await client.get('/v1/people?limit=100', key)).body.data;
-  return { job, csv, listed };
+  expect(csv.rows).toHaveLength(90);
+  expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
+  return job;
 }
 
-describe.each(databases)('export leases on $name', ({ backend, file, held: isHeld }) => {
+type Database = (typeof databases)[number];
+
+/** A world whose API claimed a new export job and hangs before its next step (after `first`, if given). */
+async function heldJob(name: string, database: Database, first?: (world: World) => void) {
+  const path = database.file ? join(dir, `${name}-${Date.now()}.sqlite`) : undefined;
+  const gate = new Gate();
+  const world = await createWorld({ backend: database.backend, database: path, exports: { ...STEPS, pace: gate.pace, pollIntervalMs: 0 } });
+  const client = clientFor((await inProcess.start(world.api)).call);
+  first?.(world);
+  const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
+  await gate.stepsUntil(async () => database.held(await jobRow(world.api, jobId)));
+  return { path, gate, world, jobId, before: await jobRow(world.api, jobId) };
+}
+
+/** The lease runs out, `other` finishes the job, then the held API wakes up to find its lease gone. */
+async function takeOver(world: World, other: Api, gate: Gate, jobId: string): Promise<void> {
+  world.leaseClock.advance(31);
+  await until(async () => (await jobRow(world.api, jobId)).status === 'complete');
+  await other.exportsIdle();
+  gate.open();
+  await world.api.exportsIdle();
+}
+
+describe.each(databases)('export leases on $name', (database) => {
   it('leave a held job to its holder until the lease runs out, then another API takes it over and finishes the file exactly once', async () => {
-    const path = file ? join(dir, `takeover-${Date.now()}.sqlite`) : undefined;
-    const held = new Gate();
-    const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
-    const client = clientFor((await inProcess.start(world.api)).call);
-    const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
-    // The first API claims the job (on SQLite, writes two chunks too), then hangs before its next step.
-    await held.stepsUntil(async () => isHeld(await jobRow(world.api, jobId)));
-    const before = await jobRow(world.api, jobId);
+    const { path, gate, world, jobId, before } = await heldJob('takeover', database);
     expect(before).toMatchObject({ status: 'processing', attempts: 1 });
     expect(before.lease_owner).not.toBeNull();
-
     const other = await secondApi(world, path, { pollIntervalMs: 10 });
     try {
       // Within the lease, the second API leaves the job alone, however often it looks and however far the API's clock moves.
@@ -80,69 +97,40 @@ describe.each(databases)('export leases on $name', ({ backend, file, held: isHel
       await new Promise((r) => setTimeout(r, 50));
       expect(await jobRow(world.api, jobId)).toEqual(before);
 
-      world.leaseClock.advance(31);
-      await until(async () => (await jobRow(world.api, jobId)).status === 'complete');
-      await other.exportsIdle();
-      // The first API wakes up: its lease is gone, so it records nothing more.
-      held.open();
-      await world.api.exportsIdle();
-
-      const done = await jobRow(world.api, jobId);
-      expect(done).toMatchObject({ status: 'complete', lease_owner: null, row_count: 90, attempts: 2 });
-      const { job, csv, listed } = await fileOf(other, world.accountKey, jobId);
-      expect(job).toMatchObject({ status: 'complete', rowCount: 90, partial: false });
-      expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
-      expect(csv.rows).toHaveLength(90);
+      await takeOver(world, other, gate, jobId);
+      // The held API recorded nothing after it woke.
+      expect(await jobRow(world.api, jobId)).toMatchObject({ status: 'complete', lease_owner: null, row_count: 90, attempts: 2 });
+      expect(await wholeFileOf(other, world.accountKey, jobId)).toMatchObject({ status: 'complete', rowCount: 90, partial: false });
     } finally {
-      held.open();
+      gate.open();
       await other.close();
       await world.close();
     }
   });
 
   it("hold on their own clock: a job claimed while its API's clock was moved ahead is taken over by an API whose clock was not, once the lease runs out", async () => {
-    const path = file ? join(dir, `moved-${Date.now()}.sqlite`) : undefined;
-    const held = new Gate();
-    const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
-    const client = clientFor((await inProcess.start(world.api)).call);
     // An admin moved this API's clock ahead; the job is created and claimed on it.
-    world.clock.advance(80 * 60);
-    const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
-    await held.stepsUntil(async () => isHeld(await jobRow(world.api, jobId)));
-    const before = await jobRow(world.api, jobId);
-
+    const { path, gate, world, jobId, before } = await heldJob('moved', database, (w) => w.clock.advance(80 * 60));
     // As a process restarted after it would: its clock where it was before any move.
     const other = await secondApi(world, path, { pollIntervalMs: 10 }, new ManualClock(NOW));
     try {
       await new Promise((r) => setTimeout(r, 50));
       expect(await jobRow(world.api, jobId)).toEqual(before);
-      world.leaseClock.advance(31);
-      await until(async () => (await jobRow(world.api, jobId)).status === 'complete');
-      await other.exportsIdle();
-      held.open();
-      await world.api.exportsIdle();
-
+      await takeOver(world, other, gate, jobId);
       expect(await jobRow(world.api, jobId)).toMatchObject({ status: 'complete', lease_owner: null, row_count: 90, attempts: 2 });
-      const { job, csv, listed } = await fileOf(other, world.accountKey, jobId);
       // What the client sees stays on the clock the job was created by.
-      expect(job).toMatchObject({ status: 'complete', rowCount: 90, createdAt: new Date(NOW + 80 * 60_000).toISOString().replace('.000Z', '+00:00') });
-      expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
+      expect(await wholeFileOf(other, world.accountKey, jobId)).toMatchObject({ status: 'complete', rowCount: 90, createdAt: new Date(NOW + 80 * 60_000).toISOString().replace('.000Z', '+00:00') });
     } finally {
-      held.open();
+      gate.open();
       await other.close();
       await world.close();
     }
   });
 
   it('are given back when an API stops, so another API resumes the job at once', async () => {
-    const path = file ? join(dir, `handover-${Date.now()}.sqlite`) : undefined;
-    const held = new Gate();
-    const world = await createWorld({ backend, database: path, exports: { ...STEPS, pace: held.pace, pollIntervalMs: 0 } });
-    const client = clientFor((await inProcess.start(world.api)).call);
-    const { jobId } = (await client.send('POST', '/v1/exports', world.accountKey)).body;
-    await held.stepsUntil(async () => isHeld(await jobRow(world.api, jobId)));
+    const { path, gate, world, jobId } = await heldJob('handover', database);
     const stopping = world.api.close();
-    held.open();
+    gate.open();
     await stopping;
     // (An API that opened its SQLite file closes it on close(): read the file directly.)
     const row = path ? new BetterSqlite3(path, { readonly: true }) : undefined;
@@ -153,9 +141,7 @@ describe.each(databases)('export leases on $name', ({ backend, file, held: isHel
     const other = await secondApi(world, path, { pollIntervalMs: 0 });
     try {
       await other.exportsIdle();
-      const { job, csv, listed } = await fileOf(other, world.accountKey, jobId);
-      expect(job).toMatchObject({ status: 'complete', rowCount: 90 });
-      expect(csv.rows.map(personFromCsv)).toEqual(listed.slice(0, 90));
+      expect(await wholeFileOf(other, world.accountKey, jobId)).toMatchObject({ status: 'complete', rowCount: 90 });
     } finally {
       await other.close();
       await world.close();
