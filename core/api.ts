@@ -40,15 +40,17 @@ import { BaselineStore } from './store/baseline-store.ts';
 import { isMovable } from './time/adjustable-clock.ts';
 import { FaultInjector } from './faults/injector.ts';
 import { DatabaseUnavailable, RETRY_AFTER_SECONDS } from './store/database-unavailable.ts';
-import { checkApiOptions } from './options.ts';
+import { checkApiOptions, checkReadDb } from './options.ts';
+import { ReadReplica } from './store/read-replica.ts';
 import { consoleReply, isConsolePath } from './console/serve.ts';
 
 /** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
 export async function createApi(given: ApiOptions): Promise<Api> {
   // Options are checked before any work starts: a refused one must leave nothing running behind it.
   checkApiOptions(given);
+  checkReadDb(given.db, given.readDb);
   const options = resolveOptions(given);
-  const { db, clock, leaseClock, digests, rateLimits: limits } = options;
+  const { db, readDb = db, clock, leaseClock, digests, rateLimits: limits } = options;
   const reportError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
   // An outage is logged once by the adapter that saw it, not once per request or background step.
   const onError = (error: unknown, request?: Request) => {
@@ -58,6 +60,13 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
   await prepareConnection(db);
   await migrateToLatest(db);
+  // Never migrated: a read database gets the schema by replaying db's, which it must have before serving.
+  const replica = options.readDb && new ReadReplica(db, options.readDb);
+  if (replica) {
+    await prepareConnection(readDb);
+    await replica.awaitSchema(options.readWait.startMs);
+  }
+  const catchUpReads = () => (replica ? replica.catchUp(options.readWait.writeMs) : Promise.resolve(true));
   const secret = options.secret ?? (await loadOrCreateSecret(db));
 
   const sites = new SitesStore(db);
@@ -71,17 +80,18 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     cursors: new CursorSigner(secret, options.cursorTtlSeconds, digests),
     sites,
     keys: new KeysStore(db),
-    people: new PeopleStore(db),
-    companies: new CompaniesStore(db),
-    events: new EventsStore(db),
-    stats: new StatsStore(db),
+    // What the key may read comes from the read database; who is calling and their budget, from db.
+    people: new PeopleStore(readDb),
+    companies: new CompaniesStore(readDb),
+    events: new EventsStore(readDb),
+    stats: new StatsStore(readDb),
     exports: { store: exportsStore, runner, links: new DownloadLinkSigner(secret, digests) },
     defaultPageSize: options.defaultPageSize,
   };
   // Jobs past retention go; jobs a previous process left running carry on, as do those another process gives up.
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   const webhooksStore = new WebhooksStore(db);
-  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, { ...options.webhooks, onError: (error) => onError(error) });
+  const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, { ...options.webhooks, onError: (error) => onError(error), readsCaughtUp: catchUpReads });
   let dispatcher = newDispatcher();
   const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());
   const ingest = new IngestStore(db, { activityCap: options.webhooks.activityCap });
@@ -117,7 +127,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     }
   }
 
-  const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
+  const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults, catchUpReads });
   const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
 
   const route = createRoute({ services, digests, clock, limiter, limits, faults });
@@ -178,6 +188,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     db,
     clock,
     exportsIdle: () => runner.idle(),
+    catchUpReads,
     webhooks: { deliverDue: () => dispatcher.deliverDue(), idle: () => dispatcher.idle() },
     close: async () => {
       await Promise.all([runner.stop(), dispatcher.stop()]);
