@@ -50,6 +50,20 @@ export interface RateLimits {
 export interface ApiOptions {
   /** The Kysely instance over SQLite; the schema is migrated on creation. */
   db: Db;
+  /**
+   * A read-only copy of `db` that pages, journeys, companies, stats and single resources are read
+   * from: a PostgreSQL streaming-replication hot standby of it. Key checks, the rate-limit count,
+   * exports, webhooks, admin and migrations stay on `db`; nothing is ever written to it. Reads may
+   * lag `db` by the replication delay (see {@link ApiOptions.readWait}). Default: none, all on `db`.
+   */
+  readDb?: Db;
+  /**
+   * How long to wait for `readDb` to catch up with `db`, in milliseconds: at start, for it to hold
+   * the schema (`startMs`, default 60,000; the start fails after it), and to have replayed the
+   * writes before an admin answer over HTTP, a webhook send or the end of {@link Api.catchUpReads}
+   * (`writeMs`, default 5,000; each goes ahead after it anyway).
+   */
+  readWait?: { startMs?: number; writeMs?: number };
   /** Source of time for limits, cursors and timestamps. Default: the system clock. */
   clock?: Clock;
   /**
@@ -118,6 +132,12 @@ export interface Api {
   exportsIdle(): Promise<void>;
   /** Webhook sending: deliver what is due now, or wait for sending to settle. */
   webhooks: ApiWebhooks;
+  /**
+   * Waits until reads see every write committed before the call (with `readDb`, until it has
+   * replayed them, up to `readWait.writeMs`) and tells whether they do; at once `true` without
+   * `readDb`. Admin writes over HTTP wait for it before answering; `api.admin` calls do not.
+   */
+  catchUpReads(): Promise<boolean>;
   /** Stops running exports and webhook sending (both resume on the next start); the database stays open. */
   close(): Promise<void>;
   /**

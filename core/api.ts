@@ -39,14 +39,16 @@ import { WebhookAdmin } from './webhooks/webhook-admin.ts';
 import { BaselineStore } from './store/baseline-store.ts';
 import { isMovable } from './time/adjustable-clock.ts';
 import { FaultInjector } from './faults/injector.ts';
-import { checkApiOptions } from './options.ts';
+import { checkApiOptions, checkReadDb } from './options.ts';
+import { ReadReplica } from './store/read-replica.ts';
 
 /** Creates the API over a Kysely database (SQLite or PostgreSQL), migrating its schema first. */
 export async function createApi(given: ApiOptions): Promise<Api> {
   // Options are checked before any work starts: a refused one must leave nothing running behind it.
   checkApiOptions(given);
+  checkReadDb(given.db, given.readDb);
   const options = resolveOptions(given);
-  const { db, clock, leaseClock, digests, rateLimits: limits } = options;
+  const { db, readDb = db, clock, leaseClock, digests, rateLimits: limits } = options;
   const reportError = options.onError ?? ((error) => console.error('[visitor-intelligence] internal error:', error));
   // An outage is logged once by the adapter that saw it, not once per request or background step.
   const onError = (error: unknown, request?: Request) => {
@@ -55,6 +57,13 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
   await prepareConnection(db);
   await migrateToLatest(db);
+  // Never migrated: a read database gets the schema by replaying db's, which it must have before serving.
+  const replica = options.readDb && new ReadReplica(db, options.readDb);
+  if (replica) {
+    await prepareConnection(readDb);
+    await replica.awaitSchema(options.readWait.startMs);
+  }
+  const catchUpReads = () => (replica ? replica.catchUp(options.readWait.writeMs) : Promise.resolve(true));
   const secret = options.secret ?? (await loadOrCreateSecret(db));
 
   const sites = new SitesStore(db);
@@ -64,17 +73,18 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const pace = new ExportPace();
   const background = new Background(
     () => new ExportRunner(exportsStore, sites, clock, leaseClock, { ...options.exports, pace: options.exports.pace ?? pace.yield, maxAttempts: 3, onError: (error) => onError(error) }),
-    () => new WebhookDispatcher(webhooksStore, clock, leaseClock, { ...options.webhooks, onError: (error) => onError(error) }),
+    () => new WebhookDispatcher(webhooksStore, clock, leaseClock, { ...options.webhooks, onError: (error) => onError(error), readsCaughtUp: catchUpReads }),
   );
   const services: Services = {
     clock,
     cursors: new CursorSigner(secret, options.cursorTtlSeconds, digests),
     sites,
     keys: new KeysStore(db),
-    people: new PeopleStore(db),
-    companies: new CompaniesStore(db),
-    events: new EventsStore(db),
-    stats: new StatsStore(db),
+    // What the key may read comes from the read database; who is calling and their budget, from db.
+    people: new PeopleStore(readDb),
+    companies: new CompaniesStore(readDb),
+    events: new EventsStore(readDb),
+    stats: new StatsStore(readDb),
     // The runner is replaced on a reset: handlers always reach the current one.
     exports: { store: exportsStore, links: new DownloadLinkSigner(secret, digests), get runner() { return background.runner; } },
     defaultPageSize: options.defaultPageSize,
@@ -97,7 +107,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const handle = createRequestHandler({
     match: createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]),
     route: createRoute({ services, digests, clock, limiter, limits, faults }),
-    gate: options.admin ? new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults }) : undefined,
+    gate: options.admin ? new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults, catchUpReads }) : undefined,
     cors: createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method)),
     clock,
     limits,
@@ -118,6 +128,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     db,
     clock,
     exportsIdle: () => background.runner.idle(),
+    catchUpReads,
     webhooks: { deliverDue: () => background.dispatcher.deliverDue(), idle: () => background.dispatcher.idle() },
     close: () => background.stop(),
     saveBaseline: () => resets.save(),

@@ -11,6 +11,7 @@ export const DEFAULTS = {
   rateLimits: DEFAULT_RATE_LIMITS,
   cursorTtlSeconds: 3600,
   defaultPageSize: 50,
+  readWait: { startMs: 60_000, writeMs: 5000 },
   exports: {
     batchRows: FULL_STEP.batchRows,
     collectPks: FULL_STEP.collectPks,
@@ -44,6 +45,7 @@ export function resolveOptions(options: ApiOptions) {
     rateLimits: { ...DEFAULTS.rateLimits, ...options.rateLimits },
     cursorTtlSeconds: options.cursorTtlSeconds ?? DEFAULTS.cursorTtlSeconds,
     defaultPageSize: options.defaultPageSize ?? DEFAULTS.defaultPageSize,
+    readWait: { ...DEFAULTS.readWait, ...options.readWait },
     exports: { ...DEFAULTS.exports, ...options.exports },
     webhooks: { ...webhooks, leaseSeconds: options.webhooks?.leaseSeconds ?? Math.max(60, Math.ceil(webhooks.requestTimeoutMs / 1000) * 2) },
   };

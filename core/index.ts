@@ -12,6 +12,7 @@ export { Reply, ReplyHeaders, type CoreRequest, type HeaderReader } from './http
 export { webDigests, type Digests, type HmacSigner } from './crypto/digests.ts';
 export type { KeyInfo } from './store/keys-store.ts';
 export type { Database, Db } from './store/schema.ts';
+export { ReadDatabaseNotReady } from './store/read-replica.ts';
 export { HOT_LEADS, LAST_SEEN_AFTER, MAX_PAGE_SIZE } from './handlers/filters.ts';
 export { DEFAULT_STATS_DAYS } from './handlers/stats.ts';
 export * from './resources/types.ts';

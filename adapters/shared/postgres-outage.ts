@@ -25,7 +25,11 @@ export class OutageLog {
   #since: number | undefined;
   #lastFailure = 0;
 
-  constructor(private readonly log: (line: string) => void = (line) => console.error(line)) {}
+  constructor(
+    private readonly log: (line: string) => void = (line) => console.error(line),
+    /** What the lines call the server: a read database is told apart from the database. */
+    readonly name = 'PostgreSQL',
+  ) {}
 
   /** Notes `error` if it is a lost connection; what to throw in its place. */
   failed(error: unknown): unknown {
@@ -34,7 +38,7 @@ export class OutageLog {
     if (this.#since === undefined) {
       this.#since = this.#lastFailure;
       const reason = error instanceof Error ? error.message : String(error);
-      this.log(`[visitor-intelligence] PostgreSQL unavailable (${reason}); requests get 500 with Retry-After until it is back`);
+      this.log(`[visitor-intelligence] ${this.name} unavailable (${reason}); requests get 500 with Retry-After until it is back`);
     }
     return error instanceof DatabaseUnavailable ? error : new DatabaseUnavailable(error);
   }
@@ -46,6 +50,6 @@ export class OutageLog {
     if (now - this.#lastFailure < 1000) return;
     const seconds = (this.#lastFailure - this.#since) / 1000;
     this.#since = undefined;
-    this.log(`[visitor-intelligence] PostgreSQL available again (out for ${seconds.toFixed(1)} s)`);
+    this.log(`[visitor-intelligence] ${this.name} available again (out for ${seconds.toFixed(1)} s)`);
   }
 }

@@ -65,7 +65,7 @@ export async function kyselyOverPool(pool: Pool, outages = new OutageLog()): Pro
  * Opens a pool on a `postgres://` URL and checks that the server answers, so a wrong URL or a
  * server that is down is one clear error at startup rather than a failure on the first request.
  */
-export async function openPostgres(url: string): Promise<Kysely<Database>> {
+export async function openPostgres(url: string, outages = new OutageLog()): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
   // A server that does not answer is an error within seconds, not a request that hangs; keepalive notices a vanished peer.
   const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true });
@@ -76,15 +76,15 @@ export async function openPostgres(url: string): Promise<Kysely<Database>> {
     client.release();
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new PostgresUnreachable(url, error);
+    throw new PostgresUnreachable(url, error, outages.name);
   }
-  return kyselyOverPool(pool);
+  return kyselyOverPool(pool, outages);
 }
 
 /** The PostgreSQL server named by a URL did not accept a connection. */
 export class PostgresUnreachable extends Error {
-  constructor(url: string, cause: unknown) {
-    super(`cannot connect to PostgreSQL at ${redacted(url)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  constructor(url: string, cause: unknown, name = 'PostgreSQL') {
+    super(`cannot connect to ${name} at ${redacted(url)}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'PostgresUnreachable';
   }
 }

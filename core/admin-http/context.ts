@@ -16,6 +16,8 @@ export interface AdminServices {
   reset(): Promise<void>;
   /** Present when fault injection is on. */
   faults?: FaultInjector;
+  /** Waits (bounded) until the read database shows the writes made so far (see Api.catchUpReads). */
+  catchUpReads(): Promise<boolean>;
 }
 
 /** One admin request, its token already checked. */

@@ -28,7 +28,10 @@ export class AdminGate {
   async handle(request: CoreRequest, url: URL, route: AdminRoute, params: Record<string, string>): Promise<Reply> {
     await this.#authorize(request);
     try {
-      return await route.handler({ request, url, params, query: new Query(url.searchParams), services: this.services });
+      const reply = await route.handler({ request, url, params, query: new Query(url.searchParams), services: this.services });
+      // A write is answered once reads show it (bounded): a sandbox user lists what they just loaded.
+      if (route.method !== 'GET') await this.services.catchUpReads();
+      return reply;
     } catch (error) {
       if (error instanceof AdminError) throw badRequest(error.message);
       throw error;

@@ -54,6 +54,15 @@ export async function runMigrations(db: Kysely<any>, migrations: Record<string, 
   });
 }
 
+/** The names of the migrations a database records as applied, sorted; a database never migrated has none. */
+export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
+  const dialect = dialectOf(db);
+  if (!(await dialect.tableNames(db)).includes(MIGRATION_TABLE)) return [];
+  const schema = await dialect.migrationSchema(db);
+  const rows = await (schema ? db.withSchema(schema) : db).selectFrom(MIGRATION_TABLE).select('name').execute();
+  return rows.map((r: { name: string }) => r.name).sort();
+}
+
 /**
  * Creates a bookkeeping table unless there. On Postgres `create table if not exists` still fails
  * (a unique violation on `pg_type`) when another session creates the same table at that moment:

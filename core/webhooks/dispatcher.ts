@@ -23,6 +23,8 @@ export interface DispatcherOptions {
   /** How long delivered and failed deliveries stay in the log (clock seconds). */
   logRetentionSeconds: number;
   onError: (error: unknown) => void;
+  /** Waits (bounded) until reads show every write made so far: with a read database, its replay. */
+  readsCaughtUp?: () => Promise<unknown>;
 }
 
 /** Thrown into a request that the dispatcher's stop cut off: the delivery is given back, not failed. */
@@ -118,18 +120,21 @@ export class WebhookDispatcher {
       // In small transactions, so a long log never holds the database for long.
       while ((await this.store.pruneFinished(now - this.options.logRetentionSeconds, 500)) === 500 && !this.#stopped);
     }
-    let started = 0;
+    const claimed: [EndpointRow, DeliveryRow][] = [];
     for (const endpoint of await this.store.enabledEndpoints()) {
       const free = this.options.concurrencyPerEndpoint - (this.#inFlight.get(endpoint.id) ?? 0);
       if (free <= 0 || this.#stopped) continue;
       const leaseNow = toEpochSeconds(this.leaseClock.now());
       const lease = { owner: this.#owner, now: leaseNow, until: leaseNow + this.options.leaseSeconds };
-      for (const delivery of await this.store.claim(endpoint.id, now, lease, free)) {
-        this.#send(endpoint, delivery);
-        started++;
-      }
+      for (const delivery of await this.store.claim(endpoint.id, now, lease, free)) claimed.push([endpoint, delivery]);
     }
-    return started;
+    // A receiver that reads the API on a delivery finds the person it announces, on a lagging read database too.
+    if (claimed.length > 0) await this.options.readsCaughtUp?.();
+    for (const [endpoint, delivery] of claimed) {
+      if (this.#stopped) await this.store.release(delivery.pk, this.#owner);
+      else this.#send(endpoint, delivery);
+    }
+    return claimed.length;
   }
 
   #send(endpoint: EndpointRow, delivery: DeliveryRow): void {

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import type { Api, RuntimeApiOptions } from '../../adapters/node/index.ts';
 import { isPostgresUrl, PostgresUnreachable } from '../../adapters/shared/postgres.ts';
+import { ReadDatabaseNotReady } from '../../core/store/read-replica.ts';
 import { loadRuntime } from '../runtime.ts';
 import { CliError, reason } from './errors.ts';
 
@@ -25,7 +26,7 @@ export function checkDbPath(path: string, { mustExist = false } = {}): void {
 export function databaseError(path: string, error: unknown): CliError {
   const text = reason(error);
   // PostgresUnreachable names the server without its password; other faults must not print the URL.
-  if (error instanceof PostgresUnreachable) return new CliError(error.message);
+  if (error instanceof PostgresUnreachable || error instanceof ReadDatabaseNotReady) return new CliError(error.message);
   if (isPostgresUrl(path)) return new CliError(`the PostgreSQL database of --db cannot be used: ${text}`);
   if (/not a database|file is encrypted/i.test(text)) return new CliError(`--db ${path} is not a SQLite database`);
   if (/unable to open|cannot open|read-?only|permission|EACCES|EROFS/i.test(text)) {

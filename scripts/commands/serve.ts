@@ -5,7 +5,7 @@ import { AdjustableClock } from '../../core/time/adjustable-clock.ts';
 import type { CorsOptions } from '../../core/http/cors.ts';
 import { DEMO_ACCOUNT_ID, ensureDemoKeys, type DemoKeys } from '../demo-keys.ts';
 import { loadRuntime } from '../runtime.ts';
-import { databaseLabel } from '../../adapters/shared/postgres.ts';
+import { databaseLabel, isPostgresUrl } from '../../adapters/shared/postgres.ts';
 import { checkDbPath, openApi } from './database.ts';
 import { alignColumns } from './table.ts';
 import { CliError } from './errors.ts';
@@ -19,6 +19,7 @@ interface ServeFlags extends ServeWebhookFlags {
   port?: number;
   host: string;
   db: string;
+  readDb?: string;
   seed: number;
   people: number;
   anchor?: number;
@@ -39,6 +40,7 @@ export function registerServe(program: Command): void {
     .option('--port <n>', 'port to listen on; 0 takes a free one (default: $PORT or 8787)', wholeNumber(0, 65535))
     .option('--host <address>', 'address to bind; 0.0.0.0 listens on every interface (containers, other machines)', '127.0.0.1')
     .option('--db <file|url>', 'SQLite file (created and seeded when missing, reused when present) or postgres:// URL (seeded when it holds no demo)', process.env.DATABASE_URL || './data/demo.sqlite')
+    .option('--read-db <url>', 'postgres:// URL of a streaming hot standby of --db to read pages, journeys, companies, stats and single resources from (keys, limits, exports, webhooks and admin stay on --db)', postgresUrl)
     .option('--seed <n>', 'seed of the demo data and the demo keys', wholeNumber(0, 2 ** 31 - 1), 42)
     .option('--people <n>', 'number of demo people', wholeNumber(1, 1_000_000), 2000)
     .option('--anchor <time>', 'the demo\'s "now", ISO 8601 (default: when the database is seeded); same seed and anchor, same data', instant)
@@ -64,6 +66,7 @@ async function serve(flags: ServeFlags): Promise<void> {
   const cors: CorsOptions | undefined = flags.cors && { origins: flags.cors.includes('*') ? '*' : flags.cors };
   const rateLimits = flags.rateLimit === undefined ? undefined : { accountPerHour: flags.rateLimit, scopedKeyPerHour: flags.rateLimit };
   checkDbPath(flags.db);
+  if (flags.readDb !== undefined && !isPostgresUrl(flags.db)) throw new CliError(`--read-db needs a postgres:// --db: ${flags.db} is a SQLite file, which has no read replicas`);
   checkWebhookFlags(flags);
   // Before seeding: a busy port must cost no time and leave no file behind.
   await ensurePortFree(flags.host, port);
@@ -76,7 +79,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     // A job whose server died is looked for every lease or 2 s, whichever is shorter.
     ...(flags.exportLease ? { leaseSeconds: flags.exportLease, pollIntervalMs: Math.min(2000, flags.exportLease * 1000) } : {}),
   };
-  const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true, exports });
+  const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true, exports, readDatabase: flags.readDb });
   const demo = await readDemoRecord(api, flags.db, flags).catch(async (error) => {
     await api.close();
     throw error;
@@ -88,12 +91,14 @@ async function serve(flags: ServeFlags): Promise<void> {
   // What POST /_admin/reset goes back to: the file as this server found it, with its demo keys (taken
   // again below once --webhook-url's endpoint is set up, so a reset is possible from the first request).
   await api.saveBaseline();
+  // The first reads show the demo just seeded: the read database has replayed it (or is said to lag).
+  if (!(await api.catchUpReads())) console.log('The read database has not replayed the demo yet: reads show it once it catches up.');
   const runtime = await loadRuntime();
   const server = await runtime.serve(api, { port, hostname: flags.host }).catch(async (error) => {
     await api.close();
     throw listenError(flags.host, port, error);
   });
-  report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors, adminToken: token, faults: flags.faults === true });
+  report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors, adminToken: token, faults: flags.faults === true, readDb: flags.readDb });
   const simulation = await startServeWebhooks(api, DEMO_ACCOUNT_ID, flags, demo.seed);
   // Once more with --webhook-url's endpoint set up, so a reset keeps it.
   if (flags.webhookUrl !== undefined) await api.saveBaseline();
@@ -139,14 +144,21 @@ function portFromEnvironment(): number {
   return Number(text);
 }
 
+/** A commander parser for `--read-db`: a server's URL, never a file (SQLite has no read replicas). */
+function postgresUrl(text: string): string {
+  if (!isPostgresUrl(text)) throw new InvalidArgumentError('Must be a postgres:// URL of a hot standby of --db.');
+  return text;
+}
+
 /** A commander parser for `--admin-token`: at least 16 visible characters, no spaces. */
 function adminToken(text: string): string {
   if (!/^[\x21-\x7e]{16,256}$/.test(text)) throw new InvalidArgumentError('Must be 16 to 256 visible ASCII characters without spaces.');
   return text;
 }
 
-function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, runtimeName: string, settings: { rateLimit?: number; cors?: string[]; adminToken: string; faults: boolean }): void {
+function report(baseUrl: string, keys: DemoKeys, keysOut: string | undefined, runtimeName: string, settings: { rateLimit?: number; cors?: string[]; adminToken: string; faults: boolean; readDb?: string }): void {
   console.log(`\nVisitor Intelligence API listening on ${baseUrl} (${runtimeName})`);
+  if (settings.readDb) console.log(`Reads from the hot standby ${databaseLabel(settings.readDb)}`);
   if (settings.rateLimit !== undefined) console.log(`Hourly limit: ${settings.rateLimit} requests per account and per domain-scoped key`);
   if (settings.cors) console.log(`CORS: ${settings.cors.includes('*') ? 'any origin' : settings.cors.join(', ')}`);
   console.log(`\nAccount key (reads everything):\n  ${keys.accountKey}`);

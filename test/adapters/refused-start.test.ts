@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApi, ManualClock, openDatabase, type NodeApiOptions } from '../../adapters/node/index.ts';
 import { createWorld, NOW } from '../support/world.ts';
+import { createApi as createCoreApi } from '../../core/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vi-refused-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,6 +18,9 @@ const REFUSED: [string, Omit<NodeApiOptions, 'database'>, RegExp][] = [
   ['an hourly limit of 0', { rateLimits: { accountPerHour: 0 } }, /rateLimits\.accountPerHour/],
   ['an hourly limit that is no whole number', { rateLimits: { scopedKeyPerHour: 2.5 } }, /rateLimits\.scopedKeyPerHour/],
   ['an hourly limit that is no number', { rateLimits: { accountPerHour: '100' as unknown as number } }, /rateLimits\.accountPerHour/],
+  ['a read database beside SQLite, which has no read replicas', { readDatabase: 'postgres://postgres@127.0.0.1:1/vi' }, /^readDatabase is for PostgreSQL: database is SQLite/],
+  ['a read wait below 0', { readWait: { writeMs: -1 } }, /readWait\.writeMs/],
+  ['a read wait that is no whole number', { readWait: { startMs: 1.5 } }, /readWait\.startMs/],
 ];
 
 describe.each([
@@ -51,6 +55,24 @@ describe('A refused start on a database the host opened', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(errors).toEqual([]);
     // Not migrated either: the host's database is as it was.
+    expect(await db.introspection.getTables()).toEqual([]);
+    await db.destroy();
+  });
+});
+
+describe('A read database that cannot be one', () => {
+  it('is refused as a SQLite file beside a PostgreSQL database, before connecting to either', async () => {
+    const path = join(dir, 'replica.sqlite');
+    // Nothing listens on port 1: a connection attempt would fail with another message.
+    await expect(createApi({ database: 'postgres://postgres@127.0.0.1:1/vi', readDatabase: path })).rejects.toThrow(/^readDatabase must be a postgres:\/\/ URL, a pg pool or a Kysely instance over PostgreSQL/);
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('is refused as a Kysely instance over SQLite, and beside one, by the core too', async () => {
+    const db = openDatabase(':memory:');
+    await expect(createApi({ database: db, readDatabase: db })).rejects.toThrow(/^readDatabase is for PostgreSQL: database is SQLite/);
+    await expect(createCoreApi({ db, readDb: db })).rejects.toThrow(/^readDb is for PostgreSQL: db is SQLite/);
+    // Refused before migrating: the host's database is as it was.
     expect(await db.introspection.getTables()).toEqual([]);
     await db.destroy();
   });

@@ -71,6 +71,14 @@ describe('visitor-intelligence startup errors', () => {
     expect(stdout).not.toContain('Seeded');
   });
 
+  it('refuses --read-db beside a SQLite --db before seeding, leaving no file behind', async () => {
+    const cwd = workdir('read-db-sqlite');
+    const { code, stderr } = await runBin(['serve', '--port', '0', '--db', 'demo.sqlite', '--read-db', 'postgres://postgres@127.0.0.1:1/vi', '--people', '20'], { cwd });
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe('error: --read-db needs a postgres:// --db: demo.sqlite is a SQLite file, which has no read replicas');
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('refuses a database that holds no demo data', async () => {
     const cwd = workdir('foreign');
     const { createApi } = await import('../../adapters/node/index.ts');
@@ -87,6 +95,7 @@ describe('visitor-intelligence startup errors', () => {
     [['serve', '--rate-limit', '0'], "error: option '--rate-limit <n>' argument '0' is invalid. Must be a whole number from 1 to 1000000000."],
     [['serve', '--cors', 'app.example'], "error: option '--cors <origin>' argument 'app.example' is invalid. Must be *, an origin such as https://app.example or http://localhost:3000, or https://*.app.example for its subdomains."],
     [['serve', '--cors', 'https://*.com'], "error: option '--cors <origin>' argument 'https://*.com' is invalid. Must be *, an origin such as https://app.example or http://localhost:3000, or https://*.app.example for its subdomains."],
+    [['serve', '--read-db', 'replica.sqlite'], "error: option '--read-db <url>' argument 'replica.sqlite' is invalid. Must be a postgres:// URL of a hot standby of --db."],
     [['load', 'people.json'], "error: required option '--db <file>' not specified"],
     [['launch'], "error: unknown command 'launch'"],
   ])('answers bad flags %j with commander\'s message and exit code 2', async (args, message) => {

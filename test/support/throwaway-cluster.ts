@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import pg from 'pg';
@@ -32,6 +33,29 @@ export class ThrowawayCluster {
       return cluster;
     } catch (error) {
       await cluster.drop().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /**
+   * A streaming-replication hot standby of `primary` on a cluster of its own: a cluster made as
+   * {@link create} makes one, its data replaced by `pg_basebackup -R` of the primary (which writes
+   * `standby.signal` and the primary's conninfo), then started. It serves reads and refuses writes.
+   */
+  static async standbyOf(primary: ThrowawayCluster): Promise<ThrowawayCluster> {
+    const port = await freePort();
+    const standby = new ThrowawayCluster(`vi_test_${process.pid}_${port}`, port, primary.version);
+    await run('pg_createcluster', [standby.version, standby.name, '--port', String(port), '--start-conf', 'manual', '-o', 'fsync=off', '-o', 'hot_standby=on', '--', '--auth=trust']);
+    try {
+      const { stdout } = await run('pg_conftool', ['-s', standby.version, standby.name, 'show', 'data_directory']);
+      const data = stdout.trim();
+      // Emptied, not removed: the server's user may not create the folder again where it lives.
+      for (const entry of readdirSync(data)) rmSync(join(data, entry), { recursive: true, force: true });
+      await run('runuser', ['-u', 'postgres', '--', 'pg_basebackup', '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '-c', 'fast']);
+      await standby.start();
+      return standby;
+    } catch (error) {
+      await standby.drop().catch(() => undefined);
       throw error;
     }
   }
