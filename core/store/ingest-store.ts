@@ -15,6 +15,9 @@ import { subscribedEndpoints, writeActivity, writeIdentified, type IdentifiedPai
 /** Rows per multi-row INSERT: well under SQLite's bound-parameter limit for our widest table. */
 const CHUNK = 400;
 
+/** Told, after each chunk a load writes, how many of its items are written so far. */
+export type LoadProgress = (done: number) => void;
+
 /** What loading needs to know about webhooks. */
 export interface IngestOptions {
   /** The most events one `person.activity` delivery carries. */
@@ -36,7 +39,7 @@ export class IngestStore {
    * is nullable, so an absent or null text field is stored as `''` and an absent employee count
    * as `0`; a value of another type is refused by the schema, naming the field.
    */
-  async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number): Promise<number> {
+  async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number, onProgress?: LoadProgress): Promise<number> {
     const rows = companies.map((c, i) => {
       checkInput('companies', c, i);
       const row = {
@@ -87,6 +90,7 @@ export class IngestStore {
         // Their stored JSON, and their people's `companyData`, follow the new values.
         await renderCompanies(trx, sql<boolean>`pk in (${sql.join(pks)})`);
         await renderPeopleTails(trx, sql<boolean>`p.company_pk in (${sql.join(pks)})`);
+        onProgress?.(i + pks.length);
       }
       await refreshCompanyActivity(trx, loaded);
       await refreshSiteSets(trx, accountId, 'company', loaded);
@@ -95,7 +99,7 @@ export class IngestStore {
   }
 
   /** Inserts or replaces people by id, with their visits per site; a person first seen on a site is `person.identified`. */
-  async loadPeople(accountId: string, people: PersonInput[], sites: Site[], nowSeconds: number): Promise<number> {
+  async loadPeople(accountId: string, people: PersonInput[], sites: Site[], nowSeconds: number, onProgress?: LoadProgress): Promise<number> {
     const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
     const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     const prepared = people.map((p, i) => preparePerson(accountId, p, i, siteByDomain));
@@ -140,6 +144,7 @@ export class IngestStore {
         if (identifiedTo.length > 0) {
           for (const v of visits) if (!before.has(`${v.person_pk}:${v.site_pk}`)) identified.push({ personPk: v.person_pk, site: siteByPk.get(v.site_pk)! });
         }
+        onProgress?.(i + batch.length);
       }
       await refreshCompanyActivity(trx, [...affected]);
       await refreshSiteSets(trx, accountId, 'company', [...affected]);
@@ -152,7 +157,7 @@ export class IngestStore {
    * Inserts events; an eventId already loaded in the account is left as it was. The new ones of
    * each (person, site) become one `person.activity` delivery per subscribed endpoint.
    */
-  async loadEvents(accountId: string, events: EventInput[], sites: Site[], nowSeconds: number): Promise<number> {
+  async loadEvents(accountId: string, events: EventInput[], sites: Site[], nowSeconds: number, onProgress?: LoadProgress): Promise<number> {
     const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
     const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     let inserted = 0;
@@ -183,6 +188,7 @@ export class IngestStore {
         }
         const pages = new Map(rows.map((r) => [`${r.row.person_pk} ${r.path}`, { person_pk: r.row.person_pk, path: r.path }]));
         await trx.insertInto('person_pages').values([...pages.values()]).onConflict((oc) => oc.doNothing()).execute();
+        onProgress?.(i + rows.length);
       }
       await tally.save(trx, accountId);
       await writeActivity(trx, activityTo, fresh, this.options.activityCap, nowSeconds);
