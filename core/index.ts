@@ -1,7 +1,7 @@
 /** The runtime-neutral core: `createApi` over a Kysely SQLite database, plus the contract types. */
 export { createApi } from './api.ts';
 export { DEFAULT_RATE_LIMITS, type Api, type ApiOptions, type ApiWebhooks, type RateLimits, type WebhookOptions } from './api-types.ts';
-export { Admin, type IssuedKey, type IssueKeyOptions, type SiteInfo } from './admin/admin.ts';
+export { Admin, type IssuedKey, type IssueKeyOptions, type LoadOptions, type SiteInfo } from './admin/admin.ts';
 export { AdminError, type CompanyInput, type EventInput, type PersonInput, type VisitInput, type TimeInput } from './admin/inputs.ts';
 export { ManualClock, systemClock, type Clock } from './time/clock.ts';
 export { AdjustableClock, isMovable, type MovableClock } from './time/adjustable-clock.ts';

@@ -1,6 +1,6 @@
 /**
- * The progress bar of a long run a person waits for (a bench suite, a conformance run): one bar on
- * stderr, its steps the cases or checks.
+ * The progress bar of a long run a person waits for (a bench suite, a conformance run, a `load`):
+ * one bar on stderr, its steps the cases, checks or items.
  * Silent in CI and when stderr is not a terminal, so logs and piped output stay plain.
  */
 import { Presets, SingleBar } from 'cli-progress';
@@ -9,8 +9,8 @@ import { Presets, SingleBar } from 'cli-progress';
 export interface Progress {
   /** The suite will take `total` steps more. */
   start(total: number): void;
-  /** One step done; `name` is what comes next, when known. */
-  step(name?: string): void;
+  /** `count` steps done (one unless told); `name` is what comes next, when known. */
+  step(name?: string, count?: number): void;
   stop(): void;
 }
 
@@ -21,11 +21,12 @@ export const QUIET: Progress = { start() {}, step() {}, stop() {} };
 export function terminalBar(suite: string): Progress {
   if (process.env.CI || !process.stderr.isTTY) return QUIET;
   const columns = process.stderr.columns ?? 80;
-  const barsize = Math.max(10, Math.min(30, columns - suite.length - 40));
+  // A label too long for the line (a file's name) is cut, so the bar and its count still show.
+  const label = clipTo(suite, Math.max(8, columns - 40));
+  const barsize = Math.max(10, Math.min(30, columns - label.length - 40));
   // What is left of the line after the label, the bar and the count names the case.
-  const room = Math.max(0, columns - suite.length - barsize - 20);
-  const clip = (name: string) => (name.length > room ? `${name.slice(0, Math.max(0, room - 1))}…` : name);
-  const bar = new SingleBar({ stream: process.stderr, format: `${suite} [{bar}] {value}/{total} {case}`, barsize, hideCursor: true, clearOnComplete: true, linewrap: false }, Presets.shades_classic);
+  const room = Math.max(0, columns - label.length - barsize - 20);
+  const bar = new SingleBar({ stream: process.stderr, format: `${label} [{bar}] {value}/{total} {case}`, barsize, hideCursor: true, clearOnComplete: true, linewrap: false }, Presets.shades_classic);
   let started = false;
   return {
     start(total) {
@@ -33,12 +34,17 @@ export function terminalBar(suite: string): Progress {
       else bar.start(total, 0, { case: '' });
       started = true;
     },
-    step(name) {
-      if (started) bar.increment(1, { case: clip(name ?? '') });
+    step(name, count = 1) {
+      if (started) bar.increment(count, { case: clipTo(name ?? '', room) });
     },
     stop() {
       if (started) bar.stop();
       started = false;
     },
   };
+}
+
+/** `text` in at most `room` characters: cut with an ellipsis when longer. */
+function clipTo(text: string, room: number): string {
+  return text.length > room ? `${text.slice(0, Math.max(0, room - 1))}…` : text;
 }

@@ -42,6 +42,8 @@ export async function readItems(request: CoreRequest, kind: string): Promise<Loa
     throw badRequest('The request body is not valid JSON.');
   }
   if (!Array.isArray(value)) throw badRequest(`The request body must be a JSON array of ${kind}.`);
+  // An empty array is a mistake too (a filter that matched nothing), not a load of none.
+  if (value.length === 0) throw badRequest(`The request body holds no ${kind}: send at least one, as a JSON array or as NDJSON, one object per line.`);
   value.forEach((item, i) => {
     if (typeof item !== 'object' || item === null || Array.isArray(item)) throw badRequest(`${kind}[${i}] is not a JSON object.`);
   });

@@ -2,7 +2,7 @@ import { generateKey, hashKey, isWellFormedKey, keyLookup, toHex } from '../auth
 import type { Digests } from '../crypto/digests.ts';
 import { normalizeDomain } from '../scope/domain.ts';
 import type { Site } from '../scope/view.ts';
-import type { IngestStore } from '../store/ingest-store.ts';
+import type { IngestStore, LoadProgress } from '../store/ingest-store.ts';
 import type { KeyInfo, KeysStore, NewKey } from '../store/keys-store.ts';
 import type { Db } from '../store/schema.ts';
 import type { SitesStore } from '../store/sites-store.ts';
@@ -33,6 +33,12 @@ export interface IssueKeyOptions {
   label?: string;
   /** Import an existing key value instead of generating one (it must have the key format). */
   value?: string;
+}
+
+/** Options of a load. */
+export interface LoadOptions {
+  /** Told, as the load goes, how many of its items are written so far (a progress bar's feed). */
+  onProgress?: LoadProgress;
 }
 
 /** Sets up accounts, client sites, keys and data without HTTP: what a dashboard would do. */
@@ -142,23 +148,23 @@ export class Admin {
   }
 
   /** Loads companies (inserted, or replaced by id). */
-  async loadCompanies(accountId: string, companies: CompanyInput[]): Promise<number> {
+  async loadCompanies(accountId: string, companies: CompanyInput[], options: LoadOptions = {}): Promise<number> {
     await this.#requireAccount(accountId);
-    return this.ingest.loadCompanies(accountId, companies, this.#now());
+    return this.ingest.loadCompanies(accountId, companies, this.#now(), options.onProgress);
   }
 
   /** Loads people (inserted, or replaced by id) with their visits per client site. */
-  async loadPeople(accountId: string, people: PersonInput[]): Promise<number> {
+  async loadPeople(accountId: string, people: PersonInput[], options: LoadOptions = {}): Promise<number> {
     await this.#requireAccount(accountId);
-    const loaded = await this.ingest.loadPeople(accountId, people, await this.sites.list(accountId), this.#now());
+    const loaded = await this.ingest.loadPeople(accountId, people, await this.sites.list(accountId), this.#now(), options.onProgress);
     this.onLoaded();
     return loaded;
   }
 
   /** Loads events; returns how many were new (an eventId already loaded is skipped). */
-  async loadEvents(accountId: string, events: EventInput[]): Promise<number> {
+  async loadEvents(accountId: string, events: EventInput[], options: LoadOptions = {}): Promise<number> {
     await this.#requireAccount(accountId);
-    const loaded = await this.ingest.loadEvents(accountId, events, await this.sites.list(accountId), this.#now());
+    const loaded = await this.ingest.loadEvents(accountId, events, await this.sites.list(accountId), this.#now(), options.onProgress);
     this.onLoaded();
     return loaded;
   }

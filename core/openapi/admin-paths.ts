@@ -2,6 +2,7 @@
  * The admin operations of the OpenAPI document (tag `Admin`, bearer token): one per admin route
  * in `admin-http/routes.ts`. Admin answers carry no rate-limit headers: they count against no budget.
  */
+import { JSON_INPUT_SCHEMAS } from '../admin/input-schemas.ts';
 import { LOAD_BODY_BYTES, CONTROL_BODY_BYTES } from '../admin-http/body.ts';
 import { MAX_DELAY_MS } from '../faults/prefer.ts';
 import type { ErrorCode } from '../resources/types.ts';
@@ -62,12 +63,15 @@ const jsonBody = (description: string, schema: object, required = true) => ({
   description: `${description} At most ${CONTROL_BODY_BYTES} bytes of \`application/json\`.`,
   content: { 'application/json': { schema } },
 });
-const loadBody = (kind: string, item: string) => ({
+const loadBody = (kind: 'companies' | 'people' | 'events') => ({
   required: true,
   description:
-    `${kind} as one JSON array (\`application/json\`) or one JSON object per line (\`application/x-ndjson\`, read line by line as it arrives), at most ${LOAD_BODY_BYTES} bytes (32 MiB). ` +
-    `Each item is a \`${item}\` of the embedding API (see the README), checked as \`api.admin\` checks it; the load is one transaction, so a bad item loads nothing, and its message names it (\`${kind.toLowerCase()}[i]\`, after \`line N:\` for NDJSON).`,
-  content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } }, 'application/x-ndjson': { schema: { type: 'string' } } },
+    `At least one item, as one JSON array (\`application/json\`) or one JSON object per line (\`application/x-ndjson\`, read line by line as it arrives, each line an item of the array's schema), at most ${LOAD_BODY_BYTES} bytes (32 MiB). ` +
+    `Each item is checked against this schema, the one \`api.admin\` checks with, then against the account (a registered site, a known company or person); the load is one transaction, so a bad item loads nothing, and its message names it and its field (\`${kind}[i].field\`, after \`line N:\` for NDJSON).`,
+  content: {
+    'application/json': { schema: { type: 'array', items: JSON_INPUT_SCHEMAS[kind], minItems: 1 } },
+    'application/x-ndjson': { schema: { type: 'string' } },
+  },
 });
 
 const operation = (operationId: string, summary: string, responses: Record<number, object>, extra: Record<string, unknown> = {}) => ({
@@ -135,13 +139,13 @@ export const ADMIN_PATHS = {
     post: operation('adminRevokeKey', 'Revoke a key', { 200: ok('The key, revoked.', keySchema) }, { parameters: [KEY_ID] }),
   },
   '/_admin/accounts/{accountId}/companies': {
-    post: operation('adminLoadCompanies', 'Load companies', { 200: ok('How many were loaded.', loadedSchema) }, { parameters: [ACCOUNT_ID], requestBody: loadBody('Companies', 'CompanyInput') }),
+    post: operation('adminLoadCompanies', 'Load companies', { 200: ok('How many were loaded.', loadedSchema) }, { parameters: [ACCOUNT_ID], requestBody: loadBody('companies') }),
   },
   '/_admin/accounts/{accountId}/people': {
-    post: operation('adminLoadPeople', 'Load people', { 200: ok('How many were loaded.', loadedSchema) }, { parameters: [ACCOUNT_ID], requestBody: loadBody('People', 'PersonInput') }),
+    post: operation('adminLoadPeople', 'Load people', { 200: ok('How many were loaded.', loadedSchema) }, { parameters: [ACCOUNT_ID], requestBody: loadBody('people') }),
   },
   '/_admin/accounts/{accountId}/events': {
-    post: operation('adminLoadEvents', 'Load events', { 200: ok('How many were new.', loadedSchema) }, { parameters: [ACCOUNT_ID], requestBody: loadBody('Events', 'EventInput') }),
+    post: operation('adminLoadEvents', 'Load events', { 200: ok('How many were new.', loadedSchema) }, { parameters: [ACCOUNT_ID], requestBody: loadBody('events') }),
   },
   '/_admin/accounts/{accountId}/webhooks': {
     get: operation('adminListWebhookEndpoints', 'List webhook endpoints', { 200: okList('The account\'s endpoints, oldest first.', webhookEndpointSchema) }, { parameters: [ACCOUNT_ID] }),

@@ -1,7 +1,9 @@
 /**
- * The schemas of the admin routes (`/_admin/…`): what the admin surface answers over HTTP. The
- * webhook endpoint and delivery schemas are held equal to the admin surface's own types by tsc.
+ * The schemas of the admin routes (`/_admin/…`): what the admin surface answers over HTTP, and
+ * the items loading takes (the loader's own schemas). The webhook endpoint and delivery schemas
+ * are held equal to the admin surface's own types by tsc.
  */
+import { JSON_INPUT_SCHEMAS, JSON_TIME } from '../admin/input-schemas.ts';
 import { ALL_FAULTS } from '../faults/catalog.ts';
 import { WEBHOOK_EVENT_KINDS } from '../resources/types.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook-admin.ts';
@@ -90,6 +92,12 @@ export const ADMIN_SCHEMAS = {
   AdminWebhookEndpointWithSecret: webhookEndpointWithSecretSchema,
   AdminWebhookDelivery: webhookDeliverySchema,
   AdminFaultRule: faultRuleSchema,
+  // What loading takes: the schemas the loader validates with.
+  CompanyInput: JSON_INPUT_SCHEMAS.companies,
+  PersonInput: JSON_INPUT_SCHEMAS.people,
+  VisitInput: JSON_INPUT_SCHEMAS.visit,
+  EventInput: JSON_INPUT_SCHEMAS.events,
+  TimeInput: JSON_TIME,
 } as const;
 
 // The webhook admin's own types and these schemas agree: a mismatch fails tsc here.

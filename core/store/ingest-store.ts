@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
-import { AdminError, CRM_STATUSES, present, requireText, shownValue, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
+import { checkInput } from '../admin/input-check.ts';
+import { AdminError, toSeconds, type CompanyInput, type EventInput, type PersonInput } from '../admin/inputs.ts';
 import { pagePath } from '../scope/page-path.ts';
 import type { Site } from '../scope/view.ts';
 import { normalizeDomain } from '../scope/domain.ts';
@@ -13,6 +14,9 @@ import { subscribedEndpoints, writeActivity, writeIdentified, type IdentifiedPai
 
 /** Rows per multi-row INSERT: well under SQLite's bound-parameter limit for our widest table. */
 const CHUNK = 400;
+
+/** Told, after each chunk a load writes, how many of its items are written so far. */
+export type LoadProgress = (done: number) => void;
 
 /** What loading needs to know about webhooks. */
 export interface IngestOptions {
@@ -33,25 +37,24 @@ export class IngestStore {
   /**
    * Inserts or replaces companies by id. Every Company field has a type in the spec and none
    * is nullable, so an absent or null text field is stored as `''` and an absent employee count
-   * as `0`; a value of another type is refused, naming the field.
+   * as `0`; a value of another type is refused by the schema, naming the field.
    */
-  async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number): Promise<number> {
+  async loadCompanies(accountId: string, companies: CompanyInput[], nowSeconds: number, onProgress?: LoadProgress): Promise<number> {
     const rows = companies.map((c, i) => {
-      const at = `companies[${i}]`;
-      const text = (field: CompanyTextField) => companyText(c[field], `${at}.${field}`);
+      checkInput('companies', c, i);
       const row = {
         account_id: accountId,
-        id: requireText(c.id, `${at}.id`, 128),
-        name: requireText(c.name, `${at}.name`),
-        domain: text('domain'),
-        standardized_industry: text('standardizedIndustry'),
-        location: text('location'),
-        region: text('region'),
-        linkedin_url: text('linkedinUrl'),
-        employee_count: employeeCount(c.employeeCount, `${at}.employeeCount`),
-        is_hot_company: hotFlag(c.isHotCompany, `${at}.isHotCompany`),
-        traffic_type: text('trafficType'),
-        ad_platform: text('adPlatform'),
+        id: c.id,
+        name: c.name,
+        domain: c.domain ?? '',
+        standardized_industry: c.standardizedIndustry ?? '',
+        location: c.location ?? '',
+        region: c.region ?? '',
+        linkedin_url: c.linkedinUrl ?? '',
+        employee_count: c.employeeCount ?? 0,
+        is_hot_company: c.isHotCompany ? 1 : 0,
+        traffic_type: c.trafficType ?? '',
+        ad_platform: c.adPlatform ?? '',
         visit_count: 0,
         first_seen: nowSeconds,
         last_seen: nowSeconds,
@@ -87,6 +90,7 @@ export class IngestStore {
         // Their stored JSON, and their people's `companyData`, follow the new values.
         await renderCompanies(trx, sql<boolean>`pk in (${sql.join(pks)})`);
         await renderPeopleTails(trx, sql<boolean>`p.company_pk in (${sql.join(pks)})`);
+        onProgress?.(i + pks.length);
       }
       await refreshCompanyActivity(trx, loaded);
       await refreshSiteSets(trx, accountId, 'company', loaded);
@@ -95,7 +99,7 @@ export class IngestStore {
   }
 
   /** Inserts or replaces people by id, with their visits per site; a person first seen on a site is `person.identified`. */
-  async loadPeople(accountId: string, people: PersonInput[], sites: Site[], nowSeconds: number): Promise<number> {
+  async loadPeople(accountId: string, people: PersonInput[], sites: Site[], nowSeconds: number, onProgress?: LoadProgress): Promise<number> {
     const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
     const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     const prepared = people.map((p, i) => preparePerson(accountId, p, i, siteByDomain));
@@ -140,6 +144,7 @@ export class IngestStore {
         if (identifiedTo.length > 0) {
           for (const v of visits) if (!before.has(`${v.person_pk}:${v.site_pk}`)) identified.push({ personPk: v.person_pk, site: siteByPk.get(v.site_pk)! });
         }
+        onProgress?.(i + batch.length);
       }
       await refreshCompanyActivity(trx, [...affected]);
       await refreshSiteSets(trx, accountId, 'company', [...affected]);
@@ -152,7 +157,7 @@ export class IngestStore {
    * Inserts events; an eventId already loaded in the account is left as it was. The new ones of
    * each (person, site) become one `person.activity` delivery per subscribed endpoint.
    */
-  async loadEvents(accountId: string, events: EventInput[], sites: Site[], nowSeconds: number): Promise<number> {
+  async loadEvents(accountId: string, events: EventInput[], sites: Site[], nowSeconds: number, onProgress?: LoadProgress): Promise<number> {
     const siteByDomain = new Map(sites.map((s) => [s.domain, s]));
     const siteByPk = new Map(sites.map((s) => [s.pk, s]));
     let inserted = 0;
@@ -183,6 +188,7 @@ export class IngestStore {
         }
         const pages = new Map(rows.map((r) => [`${r.row.person_pk} ${r.path}`, { person_pk: r.row.person_pk, path: r.path }]));
         await trx.insertInto('person_pages').values([...pages.values()]).onConflict((oc) => oc.doNothing()).execute();
+        onProgress?.(i + rows.length);
       }
       await tally.save(trx, accountId);
       await writeActivity(trx, activityTo, fresh, this.options.activityCap, nowSeconds);
@@ -191,50 +197,13 @@ export class IngestStore {
   }
 }
 
-/** The optional text fields of a company. */
-type CompanyTextField = 'domain' | 'standardizedIndustry' | 'location' | 'region' | 'linkedinUrl' | 'trafficType' | 'adPlatform';
-
-/** A company text field as stored: `''` when absent or null, else the string itself. */
-function companyText(value: unknown, field: string): string {
-  if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${shownValue(value)}`);
-  return value;
-}
-
-/** The Person fields that are text or null. */
-type PersonTextField =
-  | 'email' | 'businessEmail' | 'personalEmail' | 'firstName' | 'lastName' | 'title' | 'company' | 'location' | 'region'
-  | 'linkedinUrl' | 'phone' | 'profileImageUrl' | 'classifiedSeniority' | 'classifiedJobFunction' | 'trafficType' | 'adPlatform' | 'campaign';
-
-/** A person's text field as stored: null when absent; anything but a string is refused, naming the field. */
-function personText(value: unknown, field: string): string | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value !== 'string') throw new AdminError(`${field} must be a string or null, not ${shownValue(value)}`);
-  return value;
-}
-
-/** A company's employee count as stored: `0` when absent or null, else a whole number ≥ 0. */
-function employeeCount(value: unknown, field: string): number {
-  if (value === undefined || value === null) return 0;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new AdminError(`${field} must be a whole number ≥ 0 or null, not ${shownValue(value)}`);
-  return value;
-}
-
-/** `isHotCompany` as stored: absent or null is not hot; anything but a boolean is refused. */
-function hotFlag(value: unknown, field: string): 0 | 1 {
-  if (value === undefined || value === null) return 0;
-  if (typeof value !== 'boolean') throw new AdminError(`${field} must be true or false, not ${shownValue(value)}`);
-  return value ? 1 : 0;
-}
-
 function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomain: Map<string, Site>) {
+  checkInput('people', p, i);
   const at = `people[${i}]`;
-  if (!Array.isArray(present(p.visits, `${at}.visits`)) || p.visits.length === 0) throw new AdminError(`${at}.visits must list at least one site visit`);
   const visits = p.visits.map((v, k) => {
-    const domain = normalizeDomain(String(present(v.domain, `${at}.visits[${k}].domain`)));
+    const domain = normalizeDomain(v.domain);
     const site = domain ? siteByDomain.get(domain) : undefined;
     if (!site) throw new AdminError(`${at}.visits[${k}].domain ${v.domain} is not a registered site of this account`);
-    if (!Number.isInteger(present(v.visitCount, `${at}.visits[${k}].visitCount`)) || v.visitCount < 1) throw new AdminError(`${at}.visits[${k}].visitCount must be an integer ≥ 1`);
     const first = toSeconds(v.firstSeen, `${at}.visits[${k}].firstSeen`);
     const last = toSeconds(v.lastSeen, `${at}.visits[${k}].lastSeen`);
     if (first > last) throw new AdminError(`${at}.visits[${k}].firstSeen is after lastSeen`);
@@ -242,68 +211,56 @@ function preparePerson(accountId: string, p: PersonInput, i: number, siteByDomai
   });
   if (new Set(visits.map((v) => v.site_pk)).size !== visits.length) throw new AdminError(`${at}.visits names a site twice`);
   const latest = visits.reduce((a, b) => (b.last_seen > a.last_seen ? b : a));
-  const text = (field: PersonTextField) => personText(p[field], `${at}.${field}`);
   const row = {
     account_id: accountId,
-    id: requireText(p.id, `${at}.id`, 128),
-    email: text('email'),
-    business_email: text('businessEmail'),
-    personal_email: text('personalEmail'),
-    first_name: text('firstName'),
-    last_name: text('lastName'),
-    title: text('title'),
-    company: text('company'),
-    location: text('location'),
-    region: text('region'),
-    linkedin_url: text('linkedinUrl'),
-    phone: text('phone'),
-    profile_image_url: text('profileImageUrl'),
+    id: p.id,
+    email: p.email ?? null,
+    business_email: p.businessEmail ?? null,
+    personal_email: p.personalEmail ?? null,
+    first_name: p.firstName ?? null,
+    last_name: p.lastName ?? null,
+    title: p.title ?? null,
+    company: p.company ?? null,
+    location: p.location ?? null,
+    region: p.region ?? null,
+    linkedin_url: p.linkedinUrl ?? null,
+    phone: p.phone ?? null,
+    profile_image_url: p.profileImageUrl ?? null,
     visit_count: visits.reduce((n, v) => n + v.visit_count, 0),
     first_seen: Math.min(...visits.map((v) => v.first_seen)),
     last_seen: latest.last_seen,
     is_hot_lead: p.isHotLead ? 1 : 0,
-    classified_seniority: text('classifiedSeniority'),
-    classified_job_function: text('classifiedJobFunction'),
-    traffic_type: text('trafficType'),
-    ad_platform: text('adPlatform'),
+    classified_seniority: p.classifiedSeniority ?? null,
+    classified_job_function: p.classifiedJobFunction ?? null,
+    traffic_type: p.trafficType ?? null,
+    ad_platform: p.adPlatform ?? null,
     last_site_pk: latest.site_pk,
-    campaign: text('campaign'),
+    campaign: p.campaign ?? null,
     crm_status: p.crmStatus ?? 'not_in_crm',
   };
-  if (!CRM_STATUSES.includes(row.crm_status)) throw new AdminError(`${at}.crmStatus must be one of ${CRM_STATUSES.join(', ')}`);
   return { row: { ...row, csv_head: personCsvHead(row), csv_tail: personCsvTail(row) }, visits, companyId: p.companyId ?? null };
 }
 
 function prepareEvent(accountId: string, e: EventInput, i: number, siteByDomain: Map<string, Site>, personPks: Map<string, number>) {
+  checkInput('events', e, i);
   const at = `events[${i}]`;
-  const eventId = requireText(e.eventId, `${at}.eventId`, 128);
-  const personPk = personPks.get(String(present(e.personId, `${at}.personId`)));
+  const personPk = personPks.get(e.personId);
   if (personPk === undefined) throw new AdminError(`${at}.personId ${e.personId} is not a person of this account`);
-  const domain = normalizeDomain(String(present(e.domain, `${at}.domain`)));
+  const domain = normalizeDomain(e.domain);
   const site = domain ? siteByDomain.get(domain) : undefined;
   if (!site) throw new AdminError(`${at}.domain ${e.domain} is not a registered site of this account`);
-  const eventType = requireText(e.eventType, `${at}.eventType`, 64);
   const ts = toSeconds(e.timestamp, `${at}.timestamp`);
   // The stored body is the event exactly as the API returns it: known fields first, then
   // whatever else this type carries, then the client attribution.
-  const body: Record<string, unknown> = {
-    eventId,
-    sessionId: requireText(e.sessionId, `${at}.sessionId`, 128),
-    eventType,
-    timestamp: isoSeconds(ts),
-    url: requireText(e.url, `${at}.url`, 4096),
-  };
+  const body: Record<string, unknown> = { eventId: e.eventId, sessionId: e.sessionId, eventType: e.eventType, timestamp: isoSeconds(ts), url: e.url };
   for (const [field, value] of Object.entries(e)) {
     if (field === 'personId' || value === undefined || value === null) continue;
     if (field in body || field === 'domain' || field === 'clientRef') continue;
-    if (field === 'scrollPercentage' && (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 100)) {
-      throw new AdminError(`${at}.scrollPercentage must be an integer from 0 to 100`);
-    }
     body[field] = value;
   }
   body.domain = site.domain;
   if (site.clientRef !== null) body.clientRef = site.clientRef;
-  const row = { account_id: accountId, person_pk: personPk, site_pk: site.pk, event_id: eventId, event_type: eventType, ts, body: JSON.stringify(body) };
+  const row = { account_id: accountId, person_pk: personPk, site_pk: site.pk, event_id: e.eventId, event_type: e.eventType, ts, body: JSON.stringify(body) };
   return { row, path: pagePath(String(body.url)) };
 }
 

@@ -1,6 +1,8 @@
+import { basename } from 'node:path';
 import { Option, type Command } from 'commander';
-import type { CompanyInput, EventInput, PersonInput } from '../../core/index.ts';
+import type { CompanyInput, EventInput, LoadOptions, PersonInput } from '../../core/index.ts';
 import { DEMO_ACCOUNT_ID } from '../demo-keys.ts';
+import { terminalBar } from '../progress.ts';
 import { checkDbPath, openForAdmin } from './database.ts';
 import { CliError } from './errors.ts';
 import { KINDS, kindFromName, readRecords, type Kind, type Records } from './records.ts';
@@ -22,9 +24,10 @@ Files:
               per_1,Ada,co_1,"[{""domain"":""acme-example.com"",""visitCount"":2,""firstSeen"":""2026-11-01T09:00:00Z"",""lastSeen"":""2026-11-20T10:00:00Z""}]"
             An event's extra columns (scrollPercentage, …) holding a JSON number, boolean, array or object are read as such.
 
-Each file's fields are those of CompanyInput, PersonInput and EventInput (see the README). Files load
+Each file's fields are those of CompanyInput, PersonInput and EventInput (docs/loading-data.md). Files load
 companies first, then people, then events, whatever their order here; each file is one transaction:
 a bad item loads nothing from its file and stops the command with exit code 2, naming the file and item.
+On a terminal, a progress bar on stderr follows each file; elsewhere (a pipe, a log, CI) only results print.
 
 Examples:
   visitor-intelligence load companies.json people.ndjson events.csv --db ./data/demo.sqlite
@@ -56,9 +59,19 @@ async function load(files: string[], flags: LoadFlags): Promise<void> {
   const { api, close } = await openForAdmin(flags.db);
   try {
     for (const { file, kind, records } of batches) {
-      const loaded = await loadBatch(api.admin, flags.account, kind, records.items).catch((error: unknown) => {
-        throw adminError(file, records, error);
-      });
+      // One bar per file on a terminal, cleared before its result line is printed.
+      const bar = terminalBar(`Loading ${basename(file)}`);
+      bar.start(records.items.length);
+      let written = 0;
+      const onProgress = (done: number) => {
+        bar.step(undefined, done - written);
+        written = done;
+      };
+      const loaded = await loadBatch(api.admin, flags.account, kind, records.items, { onProgress })
+        .catch((error: unknown) => {
+          throw adminError(file, records, error);
+        })
+        .finally(() => bar.stop());
       const what = kind === 'events' ? `${loaded} new events (${records.items.length - loaded} already loaded)` : `${loaded} ${kind}`;
       console.log(`${file}: loaded ${what} into ${flags.account}`);
     }
@@ -67,10 +80,10 @@ async function load(files: string[], flags: LoadFlags): Promise<void> {
   }
 }
 
-function loadBatch(admin: Awaited<ReturnType<typeof openForAdmin>>['api']['admin'], account: string, kind: Kind, items: Record<string, unknown>[]): Promise<number> {
-  if (kind === 'companies') return admin.loadCompanies(account, items as unknown as CompanyInput[]);
-  if (kind === 'people') return admin.loadPeople(account, items as unknown as PersonInput[]);
-  return admin.loadEvents(account, items as unknown as EventInput[]);
+function loadBatch(admin: Awaited<ReturnType<typeof openForAdmin>>['api']['admin'], account: string, kind: Kind, items: Record<string, unknown>[], options: LoadOptions): Promise<number> {
+  if (kind === 'companies') return admin.loadCompanies(account, items as unknown as CompanyInput[], options);
+  if (kind === 'people') return admin.loadPeople(account, items as unknown as PersonInput[], options);
+  return admin.loadEvents(account, items as unknown as EventInput[], options);
 }
 
 /** An AdminError as one line naming the file, and the item's line where the format tells; anything else as it is. */

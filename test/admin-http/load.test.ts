@@ -37,12 +37,14 @@ for (const target of TARGETS) {
       expect((await s.client.get('/v1/people/per_ok', s.world.accountKey)).status).toBe(404);
     });
 
-    it('refuses an empty body, as JSON or NDJSON, rather than loading nothing', async () => {
+    it('refuses an empty body or an empty array, as JSON or NDJSON, rather than loading nothing', async () => {
       for (const [body, type] of [['', NDJSON], ['\n\n', NDJSON], ['', { 'content-type': 'application/json' }]] as const) {
         const reply = await s.admin.post('/_admin/accounts/acc_a/people', body, type);
         expect([reply.status, errorCode(reply)]).toEqual([400, 'bad_request']);
         expect(reply.body.error.message).toBe('The request body is empty: send people as a JSON array or as NDJSON, one object per line.');
       }
+      const none = await s.admin.post('/_admin/accounts/acc_a/events', []);
+      expect([none.status, errorCode(none), none.body.error.message]).toEqual([400, 'bad_request', 'The request body holds no events: send at least one, as a JSON array or as NDJSON, one object per line.']);
     });
 
     it('names a required field that is missing as missing', async () => {

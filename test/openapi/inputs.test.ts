@@ -145,6 +145,37 @@ describe('the OpenAPI document and the server agree on inputs', () => {
     }
     expect(disagreements).toEqual([]);
   });
+
+  it('load bodies: the document allows exactly the companies, people and events the server takes', async () => {
+    // What only the account can tell (a registered site, a known company or person, a parsable
+    // time, first before last) is the loader's own check: every case here passes those.
+    const visit = { domain: 'alpha.example', visitCount: 1, firstSeen: '2026-11-01T00:00:00Z', lastSeen: '2026-11-02T00:00:00Z' };
+    const values = ['', 'x', ' ', 'a\u0000b', '\ud800', '😀', 'x'.repeat(129), 0, -1, 1, 2.5, 101, true, false, null, {}, [], [1]];
+    const bases: [string, Json, string[]][] = [
+      ['companies', { id: 'co_agree', name: 'Agree' }, ['id', 'name', 'domain', 'region', 'employeeCount', 'isHotCompany']],
+      ['people', { id: 'per_agree', visits: [visit] }, ['id', 'email', 'isHotLead', 'crmStatus', 'visits']],
+      ['events', { eventId: 'evt_agree', personId: 'per_000', sessionId: 's1', eventType: 'page_view', timestamp: '2026-11-20T10:00:00Z', url: 'https://alpha.example/', domain: 'alpha.example' }, ['eventId', 'sessionId', 'eventType', 'url', 'scrollPercentage', 'pageTitle']],
+    ];
+    const bodies: [string, unknown][] = [];
+    for (const [kind, base, fields] of bases) {
+      bodies.push([kind, [base]], [kind, []]);
+      for (const field of Object.keys(base)) bodies.push([kind, [{ ...base, [field]: undefined }]]);
+      for (const field of fields) for (const value of values) bodies.push([kind, [{ ...base, [field]: value }]]);
+    }
+    bodies.push(['people', [{ id: 'per_agree', crmStatus: 'customer', visits: [visit] }]], ['people', [{ id: 'per_agree', companyId: 5, visits: [visit] }]]);
+    for (const [field, value] of [['visitCount', 0], ['visitCount', 2], ['visitCount', 1.5], ['visitCount', '1'], ['firstSeen', 1_762_000_000_000], ['firstSeen', true], ['firstSeen', null], ['domain', ''], ['domain', 5]] as const) {
+      bodies.push(['people', [{ id: 'per_agree', visits: [{ ...visit, [field]: value }] }]]);
+    }
+    bodies.push(['people', [{ id: 'per_agree', visits: [visit, 5] }]], ['events', [{ ...bases[2]![1], timestamp: 1_763_632_800_000 }]]);
+    const disagreements: string[] = [];
+    for (const [kind, sent] of bodies) {
+      const json = JSON.parse(JSON.stringify(sent));
+      const reply = await admin.post(`/_admin/accounts/acc_a/${kind}`, json);
+      const allowed = body(`post /_admin/accounts/{accountId}/${kind}`)(json);
+      if (accepted(reply) !== allowed) disagreements.push(`${kind} ${JSON.stringify(json)}: the server ${accepted(reply) ? 'takes' : `refuses (${reply.body.error.message})`}, the document ${allowed ? 'allows' : 'refuses'} it`);
+    }
+    expect(disagreements).toEqual([]);
+  });
 });
 
 /** `schema` with its local `$ref`s replaced by what they point at, so it compiles on its own. */
