@@ -4,7 +4,7 @@ import { resolveOptions } from './defaults.ts';
 import { AdminError } from './admin/inputs.ts';
 import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
-import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
+import { ADMIN_ROUTES, FAULT_ROUTES, SIMULATION_ROUTES } from './admin-http/routes.ts';
 import type { Services } from './http/context.ts';
 import { createRoute, decodeParams, type Progress } from './http/pipeline.ts';
 import { createCors } from './http/cors.ts';
@@ -54,7 +54,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const onError = (error: unknown, request?: Request) => {
     if (!(error instanceof DatabaseUnavailable)) reportError(error, request);
   };
-  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
+  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : []), ...(options.admin.simulation ? SIMULATION_ROUTES : [])] : [];
   const cors = createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method));
   await prepareConnection(db);
   await migrateToLatest(db);
@@ -83,7 +83,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const webhooksStore = new WebhooksStore(db);
   const newDispatcher = () => new WebhookDispatcher(webhooksStore, clock, leaseClock, { ...options.webhooks, onError: (error) => onError(error) });
   let dispatcher = newDispatcher();
-  const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake());
+  const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, () => dispatcher.wake(), options.webhooks.activityCap);
   const ingest = new IngestStore(db, { activityCap: options.webhooks.activityCap });
   const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, () => dispatcher.wake());
   const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(db));
@@ -117,7 +117,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
     }
   }
 
-  const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults });
+  const gate = options.admin && new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults, simulation: options.admin.simulation });
   const match = createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]);
 
   const route = createRoute({ services, digests, clock, limiter, limits, faults });

@@ -1,4 +1,5 @@
 import type { Admin } from '../admin/admin.ts';
+import type { SimulationSwitch } from '../admin/simulation.ts';
 import type { FaultInjector } from '../faults/injector.ts';
 import type { KeysStore } from '../store/keys-store.ts';
 import type { Query } from '../http/query.ts';
@@ -16,6 +17,8 @@ export interface AdminServices {
   reset(): Promise<void>;
   /** Present when fault injection is on. */
   faults?: FaultInjector;
+  /** Present when the host runs simulated traffic it lets admins switch. */
+  simulation?: SimulationSwitch;
 }
 
 /** One admin request, its token already checked. */
