@@ -1,4 +1,5 @@
 import type { Admin } from './admin/admin.ts';
+import type { SimulationSwitch } from './admin/simulation.ts';
 import type { Digests } from './crypto/digests.ts';
 import type { CorsOptions } from './http/cors.ts';
 import type { Db } from './store/schema.ts';
@@ -107,9 +108,10 @@ export interface ApiOptions {
   /**
    * Admin over HTTP under `/_admin/` (reset, clock, accounts, sites, keys, loads, webhooks), for
    * requests carrying `Authorization: Bearer <token>` (at least 16 characters). Default: off, and
-   * `/_admin/` paths are 404 like any unknown path.
+   * `/_admin/` paths are 404 like any unknown path. `simulation`: simulated traffic the host runs,
+   * which `/_admin/simulation` then switches on and off.
    */
-  admin?: { token: string };
+  admin?: { token: string; simulation?: SimulationSwitch };
   /**
    * Fault and latency injection for client testing: `Prefer: fault=<code>` / `Prefer: delay=<ms>`
    * on a request, or rules through `/_admin/faults` (with `admin`). Default: off, and `Prefer` changes nothing.

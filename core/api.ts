@@ -12,7 +12,7 @@ import type { Api, ApiOptions } from './api-types.ts';
 import { resolveOptions } from './defaults.ts';
 import type { AdminRoute } from './admin-http/context.ts';
 import { AdminGate } from './admin-http/dispatch.ts';
-import { ADMIN_ROUTES, FAULT_ROUTES } from './admin-http/routes.ts';
+import { ADMIN_ROUTES, FAULT_ROUTES, SIMULATION_ROUTES } from './admin-http/routes.ts';
 import type { Services } from './http/context.ts';
 import { createCors } from './http/cors.ts';
 import type { CoreRequest, Reply } from './http/reply.ts';
@@ -54,7 +54,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const onError = (error: unknown, request?: Request) => {
     if (!(error instanceof DatabaseUnavailable)) reportError(error, request);
   };
-  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : [])] : [];
+  const adminRoutes: AdminRoute[] = options.admin ? [...ADMIN_ROUTES, ...(options.faults ? FAULT_ROUTES : []), ...(options.admin.simulation ? SIMULATION_ROUTES : [])] : [];
   await prepareConnection(db);
   await migrateToLatest(db);
   // Never migrated: a read database gets the schema by replaying db's, which it must have before serving.
@@ -92,7 +92,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   // Jobs past retention go; jobs a previous process left running carry on, as do those another process gives up.
   await exportsStore.removeCreatedBy(toEpochSeconds(clock.now()) - EXPORT_RETENTION_SECONDS);
   const wake = () => background.dispatcher.wake();
-  const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, wake);
+  const webhookAdmin = new WebhookAdmin(webhooksStore, clock, async (id) => (await db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst()) !== undefined, wake, options.webhooks.activityCap);
   const ingest = new IngestStore(db, { activityCap: options.webhooks.activityCap });
   const admin = new Admin(db, clock, sites, services.keys, ingest, digests, webhookAdmin, wake);
   const limiter = new HourlyRateLimiter(clock, new RateLimitsStore(db));
@@ -107,7 +107,7 @@ export async function createApi(given: ApiOptions): Promise<Api> {
   const handle = createRequestHandler({
     match: createMatcher<Route | AdminRoute>([...ROUTES, ...adminRoutes]),
     route: createRoute({ services, digests, clock, limiter, limits, faults }),
-    gate: options.admin ? new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults, catchUpReads }) : undefined,
+    gate: options.admin ? new AdminGate(options.admin.token, digests, { admin, keys: services.keys, clock, reset, faults, catchUpReads, simulation: options.admin.simulation }) : undefined,
     cors: createCors(options.cors, [...ROUTES, ...adminRoutes].map((r) => r.method)),
     clock,
     limits,

@@ -10,6 +10,10 @@ import type { Db } from './store/schema.ts';
 export function checkApiOptions(options: Omit<ApiOptions, 'db'>): void {
   const token = options.admin?.token;
   if (options.admin && (typeof token !== 'string' || token.length < 16)) throw new TypeError('admin.token must be a string of at least 16 characters');
+  const simulation = options.admin?.simulation;
+  if (simulation !== undefined && !['state', 'start', 'stop'].every((m) => typeof (simulation as unknown as Record<string, unknown>)[m] === 'function')) {
+    throw new TypeError('admin.simulation must have state(), start() and stop() methods');
+  }
   const origins = options.cors?.origins;
   if (options.cors && origins !== '*') {
     if (!Array.isArray(origins)) throw new TypeError('cors.origins must be "*" or an array of origins');

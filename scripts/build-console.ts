@@ -53,8 +53,10 @@ export async function buildConsoleModule(): Promise<string> {
     names[name] = hashed;
     assets[hashed] = { type, hash, body };
   }
+  // What every page's head holds, written once.
+  const partials: Record<string, string> = { 'head.html': readFileSync(join(SOURCES, 'head.html'), 'utf8').trimEnd() };
   for (const page of ['index.html', 'reference.html']) {
-    const text = readFileSync(join(SOURCES, page), 'utf8').replace(/\{\{([\w.-]+)\}\}/g, (_, name: string) => names[name]!);
+    const text = readFileSync(join(SOURCES, page), 'utf8').replace(/\{\{([\w.-]+)\}\}/g, (_, name: string) => partials[name] ?? names[name]!);
     assets[page] = { type: 'text/html; charset=utf-8', hash: hashOf(text), body: text };
   }
   return [

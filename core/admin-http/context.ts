@@ -1,4 +1,5 @@
 import type { Admin } from '../admin/admin.ts';
+import type { SimulationSwitch } from '../admin/simulation.ts';
 import type { FaultInjector } from '../faults/injector.ts';
 import type { KeysStore } from '../store/keys-store.ts';
 import type { Query } from '../http/query.ts';
@@ -18,6 +19,8 @@ export interface AdminServices {
   faults?: FaultInjector;
   /** Waits (bounded) until the read database shows the writes made so far (see Api.catchUpReads). */
   catchUpReads(): Promise<boolean>;
+  /** Present when the host runs simulated traffic it lets admins switch. */
+  simulation?: SimulationSwitch;
 }
 
 /** One admin request, its token already checked. */

@@ -3,8 +3,9 @@ import type { AdminRoute } from './context.ts';
 import { loadCompanies, loadEvents, loadPeople } from './data.ts';
 import { addFaultRule, clearFaultRules, listFaultRules } from './faults.ts';
 import { issueKey, listKeys, revokeKey, rotateKey } from './keys.ts';
+import { getSimulation, switchSimulation } from './simulation.ts';
 import { getClock, moveClock, reset } from './state.ts';
-import { createEndpoint, deleteEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, updateEndpoint } from './webhooks.ts';
+import { createEndpoint, deleteEndpoint, getDelivery, getEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, sendTest, updateEndpoint } from './webhooks.ts';
 
 const route = (method: AdminRoute['method'], path: string, handler: AdminRoute['handler']): AdminRoute => ({ method, path: `/_admin${path}`, admin: true, handler });
 
@@ -31,6 +32,7 @@ export const ADMIN_ROUTES: AdminRoute[] = [
   route('DELETE', '/webhooks/:endpointId', deleteEndpoint),
   route('POST', '/webhooks/:endpointId/rotate-secret', rotateSecret),
   route('GET', '/webhooks/:endpointId/deliveries', listDeliveries),
+  route('POST', '/webhooks/:endpointId/test', sendTest),
   route('GET', '/webhook-deliveries/:deliveryId', getDelivery),
   route('POST', '/webhook-deliveries/:deliveryId/redeliver', redeliver),
 ];
@@ -40,4 +42,10 @@ export const FAULT_ROUTES: AdminRoute[] = [
   route('GET', '/faults', listFaultRules),
   route('POST', '/faults', addFaultRule),
   route('DELETE', '/faults', clearFaultRules),
+];
+
+/** The simulated-traffic routes, served only when the host gave a simulation to switch (`serve` does). */
+export const SIMULATION_ROUTES: AdminRoute[] = [
+  route('GET', '/simulation', getSimulation),
+  route('POST', '/simulation', switchSimulation),
 ];

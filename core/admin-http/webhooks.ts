@@ -71,3 +71,13 @@ export async function redeliver(ctx: AdminContext): Promise<Reply> {
   ctx.query.allowOnly([]);
   return data(await ctx.services.admin.webhooks.redeliver(ctx.params.deliveryId!));
 }
+
+/** `POST /_admin/webhooks/{endpointId}/test` `{ event? }`: a signed test delivery through the outbox, about the account's own data. */
+export async function sendTest(ctx: AdminContext): Promise<Reply> {
+  ctx.query.allowOnly([]);
+  const { event, ...rest } = await readObject(ctx.request, { optional: true });
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw new AdminError(`${JSON.stringify(unknown).slice(0, 60)} is not an option of a test event (event)`);
+  if (event !== undefined && typeof event !== 'string') throw new AdminError('event must be a string: person.identified or person.activity');
+  return data(await ctx.services.admin.webhooks.sendTest(ctx.params.endpointId!, { event: event as WebhookDelivery['event'] | undefined }));
+}

@@ -7,7 +7,7 @@ import { LOAD_BODY_BYTES, CONTROL_BODY_BYTES } from '../admin-http/body.ts';
 import { MAX_DELAY_MS } from '../faults/prefer.ts';
 import type { ErrorCode } from '../resources/types.ts';
 import {
-  accountSchema, clockSchema, deletedSchema, faultRuleSchema, issuedKeySchema, keySchema, loadedSchema, resetSchema, siteSchema,
+  accountSchema, clockSchema, deletedSchema, faultRuleSchema, issuedKeySchema, keySchema, loadedSchema, resetSchema, simulationSchema, siteSchema,
   webhookDeliverySchema, webhookEndpointSchema, webhookEndpointWithSecretSchema,
 } from './admin-schemas.ts';
 import { FORBIDDEN_CLASS } from '../http/client-text.ts';
@@ -47,7 +47,7 @@ const ADMIN_ERRORS = {
   400: failure(400, ['bad_request', 'validation_error'], 'What `api.admin` refuses (an AdminError: an unknown account, key, site or endpoint, a bad item, a key already in use…), with its message; a body that is not JSON, too large or of the wrong type; an unknown query parameter.'),
   401: failure(401, ['unauthorized'], 'No `Authorization` header (an `X-API-Key` does not open admin routes).'),
   403: failure(403, ['forbidden'], 'An `Authorization` header without the admin token.'),
-  404: failure(404, ['not_found'], 'Admin over HTTP is off on this server (for `/_admin/faults`: fault injection is off): answered as for any unknown path.'),
+  404: failure(404, ['not_found'], 'Admin over HTTP is off on this server (for `/_admin/faults`: fault injection is off; for `/_admin/simulation`: the host runs no simulation): answered as for any unknown path.'),
   500: failure(500, ['internal_error'], 'An unexpected fault.'),
 } as const;
 
@@ -192,11 +192,31 @@ export const ADMIN_PATHS = {
       ],
     }),
   },
+  '/_admin/webhooks/{endpointId}/test': {
+    post: operation('adminSendTestWebhook', 'Send a test event to an endpoint', { 200: ok('The test delivery, pending in the outbox.', webhookDeliverySchema) }, {
+      description:
+        'Puts a signed delivery, marked `test`, in the outbox for this endpoint, about the account\'s own data: for `person.identified` its most recently seen person, for `person.activity` ' +
+        'the newest events of the person and site of its newest event. It is sent, retried and logged like any other. 400 when the endpoint is disabled, does not take the kind, or the account has nothing to report yet.',
+      parameters: [ENDPOINT_ID],
+      requestBody: jsonBody('Optional: the kind, default `person.identified`.', {
+        type: 'object',
+        properties: { event: { type: 'string', enum: WEBHOOK_EVENT_KINDS } },
+        additionalProperties: false,
+      }, false),
+    }),
+  },
   '/_admin/webhook-deliveries/{deliveryId}': {
-    get: operation('adminGetWebhookDelivery', 'One delivery with its attempts', { 200: ok('The delivery.', webhookDeliverySchema) }, { parameters: [DELIVERY_ID] }),
+    get: operation('adminGetWebhookDelivery', 'One delivery with its attempts', { 200: ok('The delivery, each attempt with the body it sent.', webhookDeliverySchema) }, { parameters: [DELIVERY_ID] }),
   },
   '/_admin/webhook-deliveries/{deliveryId}/redeliver': {
     post: operation('adminRedeliverWebhook', 'Send a failed delivery again', { 200: ok('The delivery, pending again with the same webhook-id.', webhookDeliverySchema) }, { parameters: [DELIVERY_ID] }),
+  },
+  '/_admin/simulation': {
+    get: operation('adminGetSimulation', 'The simulated traffic', { 200: ok('Whether it runs, and how.', simulationSchema) }),
+    post: operation('adminSwitchSimulation', 'Switch the simulated traffic on or off', { 200: ok('Its state after the switch.', simulationSchema) }, {
+      description: 'Where the host runs simulated traffic (`serve`, with or without `--simulate`): starts or stops its batches of new people and activity. Switching off lets a batch under way finish.',
+      requestBody: jsonBody('On or off.', { type: 'object', properties: { running: { type: 'boolean' } }, required: ['running'], additionalProperties: false }),
+    }),
   },
   '/_admin/faults': {
     get: operation('adminListFaultRules', 'List fault rules', { 200: okList('The rules in force, in the order they apply.', faultRuleSchema) }),

@@ -6,6 +6,7 @@
 import { JSON_INPUT_SCHEMAS, JSON_TIME } from '../admin/input-schemas.ts';
 import { ALL_FAULTS } from '../faults/catalog.ts';
 import { WEBHOOK_EVENT_KINDS } from '../resources/types.ts';
+import type { SimulationState } from '../admin/simulation.ts';
 import type { WebhookDelivery, WebhookEndpoint } from '../webhooks/webhook-admin.ts';
 import type { Agree, FromSchema, Same } from './schema-types.ts';
 import { instant } from './schemas.ts';
@@ -56,15 +57,39 @@ export const webhookDeliverySchema = object(
     domain: text,
     clientRef: nullableText,
     status: { type: 'string', enum: ['pending', 'delivered', 'failed'] } as const,
+    test: { type: 'boolean', description: 'Sent by `POST /_admin/webhooks/{endpointId}/test`.' } as const,
     createdAt: instant,
     nextAttemptAt: nullableInstant,
     attempts: {
       type: 'array',
-      items: object({ at: instant, status: { type: ['integer', 'null'] } as const, latencyMs: { type: 'number' } as const, error: nullableText }),
+      items: {
+        type: 'object',
+        properties: {
+          at: instant,
+          status: { type: ['integer', 'null'] } as const,
+          latencyMs: { type: 'number' } as const,
+          error: nullableText,
+          headers: {
+            anyOf: [object({ 'content-type': text, 'webhook-id': text, 'webhook-timestamp': text, 'webhook-signature': text }), { type: 'null' }],
+            description: 'The headers the attempt was sent with (`webhook-signature`: one `v1,` signature per live secret); null for an attempt logged before the log kept them.',
+          },
+          body: { type: 'string', description: 'The body exactly as sent, which the signature covers: only when one delivery is read.' } as const,
+        },
+        required: ['at', 'status', 'latencyMs', 'error', 'headers'],
+        additionalProperties: false,
+      },
     } as const,
     payload: { description: 'The body as its last attempt sent it, `timestamp` included; before any attempt, the body it is due to carry, timestamped `nextAttemptAt`.' },
   },
   'A delivery of the outbox with its attempts.',
+);
+export const simulationSchema = object(
+  {
+    running: { type: 'boolean' } as const,
+    everySeconds: { type: 'integer', minimum: 1, description: 'Seconds between batches.' } as const,
+    newPeople: { type: 'integer', minimum: 1, description: 'New people identified in each batch.' } as const,
+  },
+  'The simulated traffic of the host (`serve --simulate`): new people and their activity, loaded as a tracker would.',
 );
 export const faultRuleSchema = object(
   {
@@ -98,8 +123,10 @@ export const ADMIN_SCHEMAS = {
   VisitInput: JSON_INPUT_SCHEMAS.visit,
   EventInput: JSON_INPUT_SCHEMAS.events,
   TimeInput: JSON_TIME,
+  AdminSimulation: simulationSchema,
 } as const;
 
 // The webhook admin's own types and these schemas agree: a mismatch fails tsc here.
 export type WebhookEndpointAgrees = Agree<Same<FromSchema<typeof webhookEndpointSchema>, WebhookEndpoint>>;
 export type WebhookDeliveryAgrees = Agree<Same<Omit<FromSchema<typeof webhookDeliverySchema>, 'payload'>, Omit<WebhookDelivery, 'payload'>>>;
+export type SimulationAgrees = Agree<Same<FromSchema<typeof simulationSchema>, SimulationState>>;

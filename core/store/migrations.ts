@@ -19,6 +19,7 @@ import { peopleWhole } from './migrations/0017-people-whole.ts';
 import { statsBlocks } from './migrations/0018-stats-blocks.ts';
 import { peopleWholeBytes } from './migrations/0019-people-whole-bytes.ts';
 import { dropPeopleWhole } from './migrations/0020-drop-people-whole.ts';
+import { webhookAttemptHeaders } from './migrations/0021-webhook-attempt-headers.ts';
 import { dialectOf } from './dialect/index.ts';
 import { retryingSerializationFailures, runMigrations } from './migrator.ts';
 import { renderPendingStoredText } from './stored-text.ts';
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '0018_stats_blocks': statsBlocks,
   '0019_people_whole_bytes': peopleWholeBytes,
   '0020_drop_people_whole': dropPeopleWhole,
+  '0021_webhook_attempt_headers': webhookAttemptHeaders,
 };
 
 /** The names of every migration, in the order they run. */

@@ -288,6 +288,8 @@ export interface WebhookDeliveriesTable {
   last_status: number | null;
   last_attempt_at: number | null;
   created_at: number;
+  /** 1 for a test delivery an admin asked for (`POST /_admin/webhooks/{id}/test`). */
+  test: Generated<number>;
 }
 
 /** One attempt to send a delivery. */
@@ -299,6 +301,8 @@ export interface WebhookAttemptsTable {
   status: number | null;
   latency_ms: number;
   error: string | null;
+  /** The headers sent, as JSON text (signatures included); null for attempts logged before they were kept. */
+  headers: string | null;
 }
 
 /** One rate-limit bucket's current window: when it opened (epoch ms, the API's clock) and the requests counted in it. */

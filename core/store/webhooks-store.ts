@@ -1,5 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { WebhookEventKind } from '../resources/types.ts';
 import { dialectOf } from './dialect/index.ts';
+import { writeTest } from './webhook-outbox.ts';
 import type { Db, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './schema.ts';
 
 /** An endpoint row. */
@@ -15,6 +17,8 @@ export interface AttemptOutcome {
   status: number | null;
   latencyMs: number;
   error: string | null;
+  /** The headers the attempt sent. */
+  headers: Record<string, string>;
   /** The delivery's state after this attempt. */
   next: { status: 'delivered' | 'failed' } | { status: 'pending'; at: number };
   /** Set when the receiver answered 410: the endpoint is disabled with this reason. */
@@ -114,7 +118,7 @@ export class WebhooksStore {
       const last = await trx.selectFrom('webhook_attempts').select((eb) => eb.fn.max<number | null>('seq').as('seq')).where('delivery_pk', '=', delivery.pk).executeTakeFirst();
       await trx
         .insertInto('webhook_attempts')
-        .values({ delivery_pk: delivery.pk, seq: (last?.seq ?? 0) + 1, at: outcome.at, status: outcome.status, latency_ms: outcome.latencyMs, error: outcome.error })
+        .values({ delivery_pk: delivery.pk, seq: (last?.seq ?? 0) + 1, at: outcome.at, status: outcome.status, latency_ms: outcome.latencyMs, error: outcome.error, headers: JSON.stringify(outcome.headers) })
         .execute();
       await trx
         .updateTable('webhook_deliveries')
@@ -174,6 +178,11 @@ export class WebhooksStore {
   async attempts(deliveryPks: number[]): Promise<AttemptRow[]> {
     if (deliveryPks.length === 0) return [];
     return this.db.selectFrom('webhook_attempts').selectAll().where('delivery_pk', 'in', deliveryPks).orderBy('delivery_pk').orderBy('seq').execute();
+  }
+
+  /** Writes a test delivery of `kind` to an endpoint of `accountId` (see {@link writeTest}); its id, or undefined when the account has nothing to report. */
+  async enqueueTest(endpointId: string, accountId: string, kind: WebhookEventKind, cap: number, nowSeconds: number): Promise<string | undefined> {
+    return this.db.transaction().execute((trx) => writeTest(trx, endpointId, accountId, kind, cap, nowSeconds));
   }
 
   /** Puts a failed delivery back in the queue, due now, with a fresh run of the retry schedule. */

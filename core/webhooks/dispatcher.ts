@@ -184,7 +184,7 @@ export class WebhookDispatcher {
     // What the receiver answered is recorded once the database is back, so a delivered one is not sent again.
     const record = (attempt: Parameters<WebhooksStore['recordAttempt']>[1]) => retryWhileUnavailable(() => this.store.recordAttempt(delivery, attempt), () => this.#stopped);
     if (status !== null && status >= 200 && status < 300) {
-      await record({ at, status, latencyMs, error, next: { status: 'delivered' } });
+      await record({ at, status, latencyMs, error, headers, next: { status: 'delivered' } });
       return;
     }
     if (status !== null) error = `the receiver answered HTTP ${status}`;
@@ -196,6 +196,7 @@ export class WebhookDispatcher {
       status,
       latencyMs,
       error: gone ? `${error}; endpoint disabled` : error,
+      headers,
       next: delay === null ? { status: 'failed' } : { status: 'pending', at: at + delay },
       disableEndpoint: gone,
     });

@@ -44,8 +44,17 @@ export async function signWebhook(secret: string, id: string, timestampSeconds: 
   return `v1,${bytesToBase64(new Uint8Array(mac))}`;
 }
 
+/** What a delivery is sent with: the three Standard Webhooks headers plus the content type. */
+export type WebhookHeaders = {
+  'content-type': string;
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  /** `v1,<base64>`, one per live secret, space-separated. */
+  'webhook-signature': string;
+};
+
 /** The three Standard Webhooks headers plus the content type; several secrets give space-separated signatures. */
-export async function webhookHeaders(secrets: string[], id: string, timestampSeconds: number, body: string): Promise<Record<string, string>> {
+export async function webhookHeaders(secrets: string[], id: string, timestampSeconds: number, body: string): Promise<WebhookHeaders> {
   const signatures = await Promise.all(secrets.map((s) => signWebhook(s, id, timestampSeconds, body)));
   return {
     'content-type': 'application/json',

@@ -5,7 +5,7 @@ import type { AttemptRow, DeliveryRow, EndpointRow, WebhooksStore } from '../sto
 import type { Clock } from '../time/clock.ts';
 import { isoSeconds, toEpochSeconds } from '../time/iso.ts';
 import { envelope } from './dispatcher.ts';
-import { generateWebhookSecret, secretProblem } from './signing.ts';
+import { generateWebhookSecret, secretProblem, type WebhookHeaders } from './signing.ts';
 
 /** A webhook endpoint as the admin surface describes it (its secret only when created or rotated). */
 export interface WebhookEndpoint {
@@ -49,6 +49,10 @@ export interface WebhookAttempt {
   status: number | null;
   latencyMs: number;
   error: string | null;
+  /** The headers it was sent with, signatures included; null for an attempt logged before the log kept them. */
+  headers: WebhookHeaders | null;
+  /** The body exactly as it was sent, which its signature covers; given when one delivery is read, not in lists. */
+  body?: string;
 }
 
 /** A delivery with its attempts. */
@@ -60,6 +64,8 @@ export interface WebhookDelivery {
   domain: string;
   clientRef: string | null;
   status: 'pending' | 'delivered' | 'failed';
+  /** Whether an admin asked for it as a test ({@link WebhookAdmin.sendTest}). */
+  test: boolean;
   createdAt: DateTime;
   /** When the next attempt is due; null once delivered or failed. */
   nextAttemptAt: DateTime | null;
@@ -82,6 +88,8 @@ export class WebhookAdmin {
     private readonly hasAccount: (accountId: string) => Promise<boolean>,
     /** Told when deliveries may have become due (a redelivery). */
     private readonly wake: () => void,
+    /** The most events one `person.activity` delivery carries, test deliveries included. */
+    private readonly activityCap: number,
   ) {}
 
   /** Creates an endpoint for an account; the secret is generated unless given. */
@@ -162,11 +170,28 @@ export class WebhookAdmin {
     return rows.length > limit ? { deliveries, nextBefore: page[page.length - 1]!.id } : { deliveries };
   }
 
-  /** One delivery with its attempts. */
+  /** One delivery with its attempts, each with the body it sent. */
   async delivery(deliveryId: string): Promise<WebhookDelivery> {
     const row = await this.store.delivery(String(deliveryId));
     if (!row) throw new AdminError(`no webhook delivery ${deliveryId}`);
-    return (await this.#withAttempts([row]))[0]!;
+    return (await this.#withAttempts([row], true))[0]!;
+  }
+
+  /**
+   * Puts a signed test delivery of `event` (default `person.identified`) in the outbox for one
+   * endpoint, about the account's own data (see `writeTest`): it goes out, is retried and logged
+   * like any other, marked `test`. The endpoint must be enabled and take that kind.
+   */
+  async sendTest(endpointId: string, options: { event?: WebhookEventKind } = {}): Promise<WebhookDelivery> {
+    const endpoint = await this.#endpoint(endpointId);
+    const kind = options.event ?? 'person.identified';
+    if (!WEBHOOK_EVENT_KINDS.includes(kind)) throw new AdminError(`event: ${JSON.stringify(kind)} is not an event kind (${WEBHOOK_EVENT_KINDS.join(', ')})`);
+    if (!endpoint.enabled) throw new AdminError(`endpoint ${endpoint.id} is disabled; enable it before sending a test event`);
+    if (!endpoint.events.split(',').includes(kind)) throw new AdminError(`endpoint ${endpoint.id} does not take ${kind} (it takes ${endpoint.events.split(',').join(', ')})`);
+    const id = await this.store.enqueueTest(endpoint.id, endpoint.account_id, kind, this.activityCap, this.#now());
+    if (id === undefined) throw new AdminError(`account ${endpoint.account_id} has no ${kind === 'person.identified' ? 'people' : 'events'} to report in a test event yet; load some first`);
+    this.wake();
+    return this.delivery(id);
   }
 
   /** Sends a failed delivery again, now, with the same `webhook-id` and a fresh run of the retry schedule. */
@@ -181,7 +206,8 @@ export class WebhookAdmin {
     return this.delivery(deliveryId);
   }
 
-  async #withAttempts(rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  /** The deliveries with their attempts; `bodies` adds what each attempt sent, rebuilt from the row and the attempt's time as the dispatcher built it. */
+  async #withAttempts(rows: DeliveryRow[], bodies = false): Promise<WebhookDelivery[]> {
     const attempts = new Map<number, AttemptRow[]>();
     for (const a of await this.store.attempts(rows.map((r) => r.pk))) {
       const list = attempts.get(a.delivery_pk);
@@ -195,9 +221,17 @@ export class WebhookAdmin {
       domain: r.domain,
       clientRef: r.client_ref,
       status: r.status,
+      test: r.test === 1,
       createdAt: isoSeconds(r.created_at),
       nextAttemptAt: r.status === 'pending' ? isoSeconds(r.next_attempt_at) : null,
-      attempts: (attempts.get(r.pk) ?? []).map((a) => ({ at: isoSeconds(a.at), status: a.status, latencyMs: a.latency_ms, error: a.error })),
+      attempts: (attempts.get(r.pk) ?? []).map((a) => ({
+        at: isoSeconds(a.at),
+        status: a.status,
+        latencyMs: a.latency_ms,
+        error: a.error,
+        headers: a.headers === null ? null : (JSON.parse(a.headers) as WebhookHeaders),
+        ...(bodies ? { body: envelope(r, a.at) } : {}),
+      })),
       payload: JSON.parse(envelope(r, attempts.get(r.pk)?.at(-1)?.at ?? r.next_attempt_at)),
     }));
   }

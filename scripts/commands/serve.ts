@@ -13,7 +13,7 @@ import { createDemoDatabase, databaseExists, readDemoRecord } from './demo-datab
 import { collect, corsOrigin, instant, wholeNumber } from './options.ts';
 import { ensurePortFree, listenError } from './port.ts';
 import { checkWebhookFlags, webhookEvents, webhookSecret, webhookUrl, type ServeWebhookFlags } from '../webhooks/serve-flags.ts';
-import { startServeWebhooks } from '../webhooks/serve-webhooks.ts';
+import { simulationSwitch, startServeWebhooks } from '../webhooks/serve-webhooks.ts';
 
 interface ServeFlags extends ServeWebhookFlags {
   port?: number;
@@ -72,18 +72,22 @@ async function serve(flags: ServeFlags): Promise<void> {
   await ensurePortFree(flags.host, port);
   if (!databaseExists(flags.db)) await createDemoDatabase(flags.db, flags);
   const token = flags.adminToken ?? randomBytes(24).toString('hex');
-  // A clock the admin routes can move forward (and a reset takes back).
   const slowExports = new AbortController();
   const exports = {
     ...(flags.exportStepDelay ? { pace: pausing(flags.exportStepDelay, slowExports.signal) } : {}),
     // A job whose server died is looked for every lease or 2 s, whichever is shorter.
     ...(flags.exportLease ? { leaseSeconds: flags.exportLease, pollIntervalMs: Math.min(2000, flags.exportLease * 1000) } : {}),
   };
-  const api = await openApi(flags.db, { rateLimits, cors, clock: new AdjustableClock(), admin: { token }, faults: flags.faults === true, exports, readDatabase: flags.readDb });
+  // A clock the admin routes can move forward (and a reset takes back).
+  const clock = new AdjustableClock();
+  // Off until --simulate (below) or POST /_admin/simulation turns it on.
+  const simulation = simulationSwitch(DEMO_ACCOUNT_ID, flags, () => clock.now());
+  const api = await openApi(flags.db, { rateLimits, cors, clock, admin: { token, simulation }, faults: flags.faults === true, exports, readDatabase: flags.readDb });
   const demo = await readDemoRecord(api, flags.db, flags).catch(async (error) => {
     await api.close();
     throw error;
   });
+  simulation.attach(api.admin, demo.seed);
   if (demo.seed !== flags.seed || demo.people !== flags.people) {
     console.log(`Reusing ${databaseLabel(flags.db)} (seed ${demo.seed}, ${demo.people} people); delete it to seed anew.`);
   }
@@ -99,7 +103,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     throw listenError(flags.host, port, error);
   });
   report(server.url, keys, flags.keysOut, runtime.name, { rateLimit: flags.rateLimit, cors: flags.cors, adminToken: token, faults: flags.faults === true, readDb: flags.readDb });
-  const simulation = await startServeWebhooks(api, DEMO_ACCOUNT_ID, flags, demo.seed);
+  await startServeWebhooks(api, DEMO_ACCOUNT_ID, flags, simulation);
   // Once more with --webhook-url's endpoint set up, so a reset keeps it.
   if (flags.webhookUrl !== undefined) await api.saveBaseline();
 
@@ -108,7 +112,7 @@ async function serve(flags: ServeFlags): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`\n${signal}: finishing open requests and closing the database…`);
-    await simulation?.stop();
+    await simulation.stop();
     await server.close().catch(() => undefined);
     // Pauses running exports (they resume on the next start) and closes the database,
     // which checkpoints the WAL into one consistent file. Exports waiting out --export-step-delay

@@ -1,5 +1,5 @@
 import { base, en, Faker } from '@faker-js/faker';
-import type { Admin, PersonInput } from '../../core/index.ts';
+import { AdminError, type Admin, type PersonInput } from '../../core/index.ts';
 import { CATALOG_SITES, type CatalogSite } from './catalog.ts';
 import { generateCompanies } from './companies.ts';
 import { buildContent, type ContentPools } from './content.ts';
@@ -66,6 +66,17 @@ export class DemoSimulator {
 
   /** Loads one tick of traffic and says how much. */
   async tick(): Promise<TickCounts> {
+    try {
+      return await this.#load();
+    } catch (error) {
+      if (!(error instanceof AdminError) || !this.#content) throw error;
+      // A reset took back the companies the first tick loaded, which the people name: load them again.
+      await this.#loadCompanies();
+      return this.#load();
+    }
+  }
+
+  async #load(): Promise<TickCounts> {
     await this.#prepare();
     const nowSeconds = Math.floor(this.now() / 1000);
     const tick = this.#tick++;
@@ -99,6 +110,10 @@ export class DemoSimulator {
     if (this.#sites.length === 0) throw new Error(`account ${this.accountId} has none of the demo's client sites to simulate on`);
     this.#content = buildContent(this.#faker, CATALOG_SITES, new Date(this.now()).getUTCFullYear());
     this.#companies = generateCompanies(this.#faker, createRng(mixSeed(this.options.seed, 9)), COMPANIES);
+    await this.#loadCompanies();
+  }
+
+  async #loadCompanies(): Promise<void> {
     await this.admin.loadCompanies(this.accountId, this.#companies.map((c) => c.input));
   }
 

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServe, type ServeProcess } from '../support/processes.ts';
 import { openBrowser } from './chromium.ts';
 
-
 describe('the sandbox console in Chromium', () => {
   let dir: string;
   let serve: ServeProcess;
@@ -82,6 +81,37 @@ describe('the sandbox console in Chromium', () => {
     const first = events.first();
     await first.locator('summary').click();
     expect(await first.getByText('sessionId').isVisible()).toBe(true);
+  });
+
+  it('pages companies as the API lists them for the account key', async () => {
+    const api = async (cursor?: string) =>
+      (await (await fetch(`${serve.url}/v1/companies?limit=25${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': serve.keys.accountKey } })).json()) as { data: { name: string }[]; pagination: { nextCursor?: string } };
+    const first = await api();
+    await visit('Companies');
+    await page.getByText(/companies on page 1/).waitFor();
+    const names = () => page.getByRole('table').locator('tbody tr td:first-child').allTextContents();
+    expect(await names()).toEqual(first.data.map((c) => c.name));
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText(/companies on page 2/).waitFor();
+    expect(await names()).toEqual((await api(first.pagination.nextCursor)).data.map((c) => c.name));
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText(/companies on page 1/).waitFor();
+  });
+
+  it('charts the stats the API answers, for the account and for a site\'s scoped key', async () => {
+    const stats = async (key: string) => (await (await fetch(`${serve.url}/v1/stats`, { headers: { 'x-api-key': key } })).json()).data as { totalPeople: number; totalCompanies: number };
+    const chart = page.getByRole('img', { name: /^People: / });
+    const expected = (s: { totalPeople: number; totalCompanies: number }) => new RegExp(`^People: ${s.totalPeople}; Companies: ${s.totalCompanies}; `);
+    await visit('Stats');
+    await chart.waitFor();
+    expect(await chart.getAttribute('aria-label')).toMatch(expected(await stats(serve.keys.accountKey)));
+    const site = serve.keys.scopedKeys[1]!;
+    await page.getByLabel('Read as').selectOption(site.domain);
+    await page.getByLabel(`Scoped key of ${site.domain}`).fill(site.key);
+    await page.getByRole('button', { name: 'Use this key' }).click();
+    const scoped = await stats(site.key);
+    await page.getByRole('img', { name: expected(scoped) }).waitFor();
+    expect(scoped.totalPeople).toBeLessThan((await stats(serve.keys.accountKey)).totalPeople);
   });
 
   it('moves the server clock forward and resets it', async () => {

@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS } from '../../core/exports/columns.ts';
-import { ADMIN_ROUTES, FAULT_ROUTES } from '../../core/admin-http/routes.ts';
+import { ADMIN_ROUTES, FAULT_ROUTES, SIMULATION_ROUTES } from '../../core/admin-http/routes.ts';
 import { ROUTES } from '../../core/http/routes.ts';
 import { openApiDocument } from '../../core/openapi/document.ts';
 import { clientFor, type Reply } from '../support/client.ts';
@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('documents every route the API serves, admin routes included, and routes every path it documents', () => {
-    const routed = [...ROUTES, ...ADMIN_ROUTES, ...FAULT_ROUTES].map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
+    const routed = [...ROUTES, ...ADMIN_ROUTES, ...FAULT_ROUTES, ...SIMULATION_ROUTES].map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`).sort();
     expect(operations().map(([name]) => name).sort()).toEqual(routed);
     expect(routed).toContain('GET /v1/exports/{jobId}/download');
     expect(routed).toContain('GET /v1/openapi.json');

@@ -53,9 +53,9 @@ describe.each(BACKENDS)('a claim that outlived its lease ($name)', (backend) => 
       // Its lease runs out; another dispatcher claims the delivery and gets it delivered.
       const [fresh] = await store.claim(endpointId, due + 61, { owner: 'dsp_fresh', now: due + 61, until: due + 121 }, 1);
       expect(fresh!.pk).toBe(stalled!.pk);
-      await store.recordAttempt(fresh!, { at: due + 62, status: 204, latencyMs: 5, error: null, next: { status: 'delivered' } });
+      await store.recordAttempt(fresh!, { at: due + 62, status: 204, latencyMs: 5, error: null, headers: {}, next: { status: 'delivered' } });
       // The stalled one's request finally fails: it must not queue the delivered delivery again.
-      await store.recordAttempt(stalled!, { at: due + 63, status: null, latencyMs: 30_000, error: 'timed out', next: { status: 'pending', at: due + 120 } });
+      await store.recordAttempt(stalled!, { at: due + 63, status: null, latencyMs: 30_000, error: 'timed out', headers: {}, next: { status: 'pending', at: due + 120 } });
       const row = await store.delivery(stalled!.id);
       expect(row).toMatchObject({ status: 'delivered', attempts: 1, last_status: 204, lease_owner: null });
       expect((await store.attempts([stalled!.pk])).map((a) => [a.seq, a.status, a.error])).toEqual([

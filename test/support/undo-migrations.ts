@@ -18,7 +18,8 @@ export type UndoableMigration =
   | '0017_people_whole'
   | '0018_stats_blocks'
   | '0019_people_whole_bytes'
-  | '0020_drop_people_whole';
+  | '0020_drop_people_whole'
+  | '0021_webhook_attempt_headers';
 
 /**
  * Takes a migrated database back to what the code before migration `first` left, so a test can
@@ -27,6 +28,10 @@ export type UndoableMigration =
  */
 export async function undoMigrationsFrom(db: Kysely<any>, first: UndoableMigration): Promise<void> {
   // The newest first: what a later migration added may hang on an earlier one's.
+  if (first <= '0021_webhook_attempt_headers') {
+    await db.schema.alterTable('webhook_attempts').dropColumn('headers').execute();
+    await db.schema.alterTable('webhook_deliveries').dropColumn('test').execute();
+  }
   if (first <= '0020_drop_people_whole') {
     // Before 0020, people_whole (0017) held each person's account-view JSON on SQLite, empty on
     // Postgres; filed here as text, as before 0019 (what it holds changes nothing going forward).

@@ -96,7 +96,7 @@ describe('event kinds', () => {
 });
 
 describe('the delivery log', () => {
-  it('lists each delivery with its attempts (time, status, latency, error), newest first, and pages with before', async () => {
+  it('lists each delivery with its attempts (time, status, latency, error, headers sent), newest first, and pages with before', async () => {
     const { id } = await api.admin.webhooks.create(ACCOUNT, { url: receiver.url });
     receiver.answers = [{ status: 500 }];
     await api.admin.loadPeople(ACCOUNT, [person('per_ada', ['alpha.example'])]);
@@ -110,7 +110,13 @@ describe('the delivery log', () => {
     expect(ada).toMatchObject({ endpointId: id, event: 'person.identified', domain: 'alpha.example', clientRef: 'alpha', createdAt: '2026-11-21T12:00:00Z' });
     const bob = page.deliveries[0]!;
     const failedFirst = ada!.status === 'pending' ? ada! : bob;
-    expect(failedFirst.attempts).toEqual([{ at: '2026-11-21T12:00:00Z', status: 500, latencyMs: expect.any(Number), error: 'the receiver answered HTTP 500' }]);
+    const [sent] = receiver.withId(failedFirst.id);
+    expect(failedFirst.attempts).toEqual([{ at: '2026-11-21T12:00:00Z', status: 500, latencyMs: expect.any(Number), error: 'the receiver answered HTTP 500', headers: {
+      'content-type': 'application/json',
+      'webhook-id': failedFirst.id,
+      'webhook-timestamp': '1795262400',
+      'webhook-signature': sent!.headers['webhook-signature'],
+    } }]);
     expect((await api.admin.webhooks.deliveries(id, { status: 'pending' })).deliveries.map((d) => d.id)).toEqual([failedFirst.id]);
   });
 
