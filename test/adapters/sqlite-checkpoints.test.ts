@@ -83,9 +83,10 @@ describe('SQLite files under the Node adapter', () => {
     for (let i = 0; i < 6000; i++) await sql`update counter set n = n + 1 where id = 1`.execute(db);
     // The file keeps the size of the longest the WAL grew: the 1,000-page threshold, and the
     // commits made while the thread held the checkpoint lock (the serving thread's own checkpoint
-    // is skipped then, and tried again at the next commit).
+    // is skipped then, and tried again at the next commit), more on a busy machine where the
+    // thread waits for a core; without the serving thread's checkpoints it passes 4,000 pages.
     const frame = 4096 + 24;
-    expect(statSync(`${path}-wal`).size).toBeLessThan(32 + 2500 * frame);
+    expect(statSync(`${path}-wal`).size).toBeLessThan(32 + 3500 * frame);
   });
 
   it('checkpoint inline again, every 100 pages, when the background checkpointer fails', async () => {
