@@ -44,9 +44,9 @@ export interface SqlDialect {
   readonly exportKeys: ExportKeys;
   /** Settings each connection needs before the API runs (SQLite's foreign keys; nothing on Postgres). */
   prepareConnection(db: Kysely<any>): Promise<void>;
-  /** The database's own tables (on Postgres, those of the current schema), sorted by name. */
+  /** The database's own tables (on Postgres, those of the schema given, else of the current schema), sorted by name. */
   tableNames(db: Kysely<any>): Promise<string[]>;
-  /** The schema the migration table lives in (Postgres: the connection's current schema), or undefined. */
+  /** The schema the migration table lives in (Postgres: the schema given, else the connection's current one), or undefined. */
   migrationSchema(db: Kysely<any>): Promise<string | undefined>;
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
+import { schemaOf, tablesSchemaSql } from '../in-schema.ts';
 import type { JsonValue, SqlDialect } from './index.ts';
 
 /** A SQL string literal of a constant of the code (keys, separators), quotes doubled. */
@@ -66,10 +67,12 @@ export const postgresDialect: SqlDialect = {
   },
   prepareConnection: async () => undefined,
   async tableNames(db) {
-    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name collate "C"`.execute(db);
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${tablesSchemaSql(db)} and table_type = 'BASE TABLE' order by table_name collate "C"`.execute(db);
     return rows.map((r) => r.name);
   },
   async migrationSchema(db) {
+    const given = schemaOf(db);
+    if (given !== undefined) return given;
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
     return rows[0]?.schema;
   },
