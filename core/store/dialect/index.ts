@@ -26,6 +26,8 @@ export interface SqlDialect {
   orderedConcat(value: Expression<unknown>, separator: string, orderBy: RawBuilder<unknown>): RawBuilder<string | null>;
   /** Queue rows to claim, skipping those another session is claiming (Postgres); SQLite has one writer. */
   skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /** Rows read to lock them until the transaction ends (Postgres); SQLite's transactions take the write lock as they begin. */
+  lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /** Lets the current transaction commit without waiting for the disk, for writes that are redone if lost. */
   relaxCommit(trx: Kysely<any>): Promise<void>;
   /** Has the database compress `column`'s large values with its fastest method, where it has a choice. */

@@ -56,6 +56,7 @@ export const postgresDialect: SqlDialect = {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
+  lockRows: (query) => query.forUpdate() as typeof query,
   types: {
     // Epoch seconds pass 2^31 in 2038; pks and counts grow past it too. The pool parses int8 as a number.
     int: 'bigint',

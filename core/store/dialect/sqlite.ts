@@ -39,6 +39,7 @@ export const sqliteDialect: SqlDialect = {
   limitsUnionArms: false,
   joinsPageBodies: true,
   skipLocked: (query) => query,
+  lockRows: (query) => query,
   types: {
     int: 'integer',
     text: 'text',
