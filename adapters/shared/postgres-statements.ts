@@ -66,23 +66,24 @@ type QueryExtras = { types?: unknown };
 
 /**
  * Sends one connection's queries: a statement with values outside a transaction by its name, the
- * rest unnamed. A named statement the server refuses before running it (changed columns, a pooler
- * or `DISCARD ALL` losing it) is run again unnamed and never named again.
+ * rest unnamed (all of them without `names`: behind a pooler that cannot keep them). A named
+ * statement the server refuses before running it (changed columns, a pooler or `DISCARD ALL`
+ * losing it) is run again unnamed and never named again.
  */
-export function statementSender(client: PoolClient, names: StatementNames, extras: QueryExtras): (text: string, values?: unknown[]) => Promise<QueryResult> {
+export function statementSender(client: PoolClient, names: StatementNames | undefined, extras: QueryExtras): (text: string, values?: unknown[]) => Promise<QueryResult> {
   let inTransaction = false;
   const unnamed = (text: string, values?: unknown[]) => client.query({ text, values, ...extras } as never) as Promise<QueryResult>;
   return async (text, values) => {
     if (TRANSACTION_START.test(text)) inTransaction = true;
     else if (TRANSACTION_END.test(text)) inTransaction = false;
     // Without values pg sends a text by the simple protocol, which runs several statements in one text; a named one cannot.
-    const name = inTransaction || !values?.length ? undefined : names.nameOf(text);
+    const name = inTransaction || !values?.length || !names ? undefined : names.nameOf(text);
     if (name === undefined) return unnamed(text, values);
     try {
       return (await client.query({ name, text, values, ...extras } as never)) as QueryResult;
     } catch (error) {
       if (!isRefusedStatement(error)) throw error;
-      names.refuse(text);
+      names?.refuse(text);
       return unnamed(text, values);
     }
   };

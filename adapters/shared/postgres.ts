@@ -1,8 +1,10 @@
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import type { Database } from '../../core/index.ts';
+import { TablesInSchema } from '../../core/store/in-schema.ts';
 import { OutageLog } from './postgres-outage.ts';
 import { statementNamesOf, statementSender } from './postgres-statements.ts';
+import { parsePostgresUrl } from './postgres-url.ts';
 
 /** Whether a `database` option names a PostgreSQL server rather than a SQLite file. */
 export function isPostgresUrl(database: string): boolean {
@@ -23,11 +25,11 @@ const NUMERIC = 1700;
  * query so a host's pool keeps its own settings. A lost connection becomes `DatabaseUnavailable`,
  * and every connection listens for its own errors, since an unheard `'error'` ends the process.
  */
-export async function kyselyOverPool(pool: Pool, outages = new OutageLog()): Promise<Kysely<Database>> {
+export async function kyselyOverPool(pool: Pool, outages = new OutageLog(), { namedStatements = true } = {}): Promise<Kysely<Database>> {
   const { default: pg } = await import('pg');
   const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === INT8 || oid === NUMERIC ? Number : pg.types.getTypeParser(oid, format)) };
   const clients = new WeakMap<PoolClient, PostgresPoolClient>();
-  const names = statementNamesOf(pool);
+  const names = namedStatements ? statementNamesOf(pool) : undefined;
   // On every checkout, since a host's pool may hold connections made before us. A request that meets a dead connection reports the outage.
   const heard = new WeakSet<PoolClient>();
   pool.on('acquire', (client) => {
@@ -64,11 +66,13 @@ export async function kyselyOverPool(pool: Pool, outages = new OutageLog()): Pro
 /**
  * Opens a pool on a `postgres://` URL and checks that the server answers, so a wrong URL or a
  * server that is down is one clear error at startup rather than a failure on the first request.
+ * The URL's `schema` and `pgbouncer` parameters are the API's (see postgres-url.ts).
  */
 export async function openPostgres(url: string, outages = new OutageLog()): Promise<Kysely<Database>> {
+  const { connectionString, schema, namedStatements } = parsePostgresUrl(url);
   const { default: pg } = await import('pg');
   // A server that does not answer is an error within seconds, not a request that hangs; keepalive notices a vanished peer.
-  const pool = new pg.Pool({ connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true });
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
   // An idle client's error (the server restarting) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   try {
@@ -78,7 +82,8 @@ export async function openPostgres(url: string, outages = new OutageLog()): Prom
     await pool.end().catch(() => undefined);
     throw new PostgresUnreachable(url, error, outages.name);
   }
-  return kyselyOverPool(pool, outages);
+  const db = await kyselyOverPool(pool, outages, { namedStatements });
+  return schema === undefined ? db : db.withPlugin(new TablesInSchema(schema));
 }
 
 /** The PostgreSQL server named by a URL did not accept a connection. */

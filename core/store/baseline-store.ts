@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { dialectOf } from './dialect/index.ts';
+import { tablesSchemaSql } from './in-schema.ts';
 import type { Db } from './schema.ts';
 
 /** Baseline copies are named after their table with this prefix, in the same database (schema, on Postgres). */
@@ -28,8 +29,8 @@ export class BaselineStore {
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('meta').values({ key: 'baseline', value: 'saved' }).onConflict((oc) => oc.column('key').doUpdateSet({ value: 'saved' })).execute();
       const all = await dialectOf(trx).tableNames(trx);
-      for (const name of all.filter((n) => n.startsWith(PREFIX))) await sql`drop table ${sql.id(name)}`.execute(trx);
-      for (const table of dataTables(all)) await sql`create table ${sql.id(PREFIX + table)} as select * from ${sql.id(table)}`.execute(trx);
+      for (const name of all.filter((n) => n.startsWith(PREFIX))) await sql`drop table ${sql.table(name)}`.execute(trx);
+      for (const table of dataTables(all)) await sql`create table ${sql.table(PREFIX + table)} as select * from ${sql.table(table)}`.execute(trx);
     });
   }
 
@@ -46,12 +47,12 @@ export class BaselineStore {
       let tables = dataTables(all);
       if (dialect.name === 'sqlite') {
         await sql`pragma defer_foreign_keys = on`.execute(trx);
-        for (const table of tables) await sql`delete from ${sql.id(table)}`.execute(trx);
+        for (const table of tables) await sql`delete from ${sql.table(table)}`.execute(trx);
       } else {
         tables = parentsFirst(tables, await foreignKeys(trx));
-        if (tables.length > 0) await sql`truncate table ${sql.join(tables.map((t) => sql.id(t)))}`.execute(trx);
+        if (tables.length > 0) await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))}`.execute(trx);
       }
-      for (const table of tables.filter((t) => saved.has(t))) await sql`insert into ${sql.id(table)} select * from ${sql.id(PREFIX + table)}`.execute(trx);
+      for (const table of tables.filter((t) => saved.has(t))) await sql`insert into ${sql.table(table)} select * from ${sql.table(PREFIX + table)}`.execute(trx);
       if (dialect.name === 'postgres') await advanceIdentities(trx, tables);
     });
   }
@@ -61,12 +62,12 @@ function dataTables(all: string[]): string[] {
   return all.filter((name) => !name.startsWith(PREFIX) && !KEPT.has(name));
 }
 
-/** Postgres: which table references which, in the current schema. */
+/** Postgres: which table references which, in the tables' schema. */
 async function foreignKeys(db: Db): Promise<{ child: string; parent: string }[]> {
   const { rows } = await sql<{ child: string; parent: string }>`
     select c.relname as child, p.relname as parent
     from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_class p on p.oid = k.confrelid
-    where k.contype = 'f' and k.connamespace = (select oid from pg_namespace where nspname = current_schema())`.execute(db);
+    where k.contype = 'f' and k.connamespace = (select oid from pg_namespace where nspname = ${tablesSchemaSql(db)})`.execute(db);
   return rows;
 }
 
@@ -89,8 +90,8 @@ function parentsFirst(tables: string[], edges: { child: string; parent: string }
 async function advanceIdentities(db: Db, tables: string[]): Promise<void> {
   const { rows } = await sql<{ table: string; column: string }>`
     select table_name as "table", column_name as "column" from information_schema.columns
-    where table_schema = current_schema() and is_identity = 'YES'`.execute(db);
+    where table_schema = ${tablesSchemaSql(db)} and is_identity = 'YES'`.execute(db);
   for (const { table, column } of rows.filter((r) => tables.includes(r.table))) {
-    await sql`select setval(pg_get_serial_sequence(${table}, ${column}), coalesce((select max(${sql.id(column)}) from ${sql.id(table)}), 0) + 1, false)`.execute(db);
+    await sql`select setval(pg_get_serial_sequence(format('%I.%I', ${tablesSchemaSql(db)}, cast(${table} as text)), ${column}), coalesce((select max(${sql.id(column)}) from ${sql.table(table)}), 0) + 1, false)`.execute(db);
   }
 }

@@ -68,7 +68,7 @@ export class CompaniesStore {
       (p) => {
         if (isScopedSites(view)) {
           const sitePks = sitePlaceholders(view, p);
-          const company = sql<number>`(select pk from companies where account_id = ${p('accountId')} and id = ${p('id')})`;
+          const company = sql<number>`(select pk from ${sql.table('companies')} where account_id = ${p('accountId')} and id = ${p('id')})`;
           return this.#scopedCompanies(withFigures(COMPANY_ACTIVITY, sitePks, latestOfOwner(COMPANY_ACTIVITY, sitePks, company), 'cs'));
         }
         return this.#viewQuery(p, view).where(sql.ref(isOneSite(view) ? 'cs.company_id' : 'c.id'), '=', p('id'));

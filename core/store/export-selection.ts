@@ -70,7 +70,7 @@ export function selectionConditions(eb: PeopleEb, filters: ExportFilters, ctx: S
   }
   if (filters.multiClientOnly) {
     // A client is a clientRef, or the domain itself for a site registered without one.
-    conditions.push(sql<boolean>`(select count(distinct coalesce(s.client_ref, s.domain)) from person_sites ps join sites s on s.pk = ps.site_pk where ps.person_pk = p.pk) > 1`);
+    conditions.push(sql<boolean>`(select count(distinct coalesce(s.client_ref, s.domain)) from ${sql.table('person_sites')} ps join ${sql.table('sites')} s on s.pk = ps.site_pk where ps.person_pk = p.pk) > 1`);
   }
   if (filters.crmStatus === 'in_crm') conditions.push(eb('p.crm_status', 'in', ['in_crm', 'customer']));
   if (filters.crmStatus === 'customers') conditions.push(eb('p.crm_status', '=', 'customer'));

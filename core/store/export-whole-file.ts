@@ -58,7 +58,7 @@ export async function writeWholeFile(trx: Db, shape: WholeFileShape): Promise<Wr
     .where((eb) => selectionConditions(eb, shape.filters, shape.selection));
   const line = sql`s.csv_head || ',' || coalesce(lc.csv_cells, ${NO_COMPANY}) || ',' || ${siteCellsOf(shape.siteCells)} || ',' || s.csv_tail || ${CSV_LINE_END}`;
   const lines = sql`select ${line} as line, row_number() over (order by s.k1 ${direction}, s.k2 ${direction}, s.id ${direction}) as rn
-    from (${selected}) s left join companies lc on lc.pk = s.company_pk`;
+    from (${selected}) s left join ${sql.table('companies')} lc on lc.pk = s.company_pk`;
   const seq = sql`(rn - 1) / ${shape.rowsPerChunk}`;
   // The people past the cap are counted in their chunks but not written: a window count over the
   // whole selection would hold every line until the last was read.
@@ -71,7 +71,7 @@ export async function writeWholeFile(trx: Db, shape: WholeFileShape): Promise<Wr
       from lines group by 1
     ),
     inserted as (
-      insert into export_chunks (job_id, seq, data)
+      insert into ${sql.table('export_chunks')} (job_id, seq, data)
       select cast(${shape.jobId} as text), seq, (case when seq = 0 then cast(${shape.header} as text) else '' end) || data from chunked where lines > 0
     )
     select count(*) filter (where lines > 0) as chunks, coalesce(sum(lines), 0) as rows, coalesce(sum(formed), 0) as formed, coalesce(sum(selected), 0) as selected from chunked`.execute(trx);

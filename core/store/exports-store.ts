@@ -47,9 +47,9 @@ export class ExportsStore {
       // the insert are one step for every process on the file. (A transaction reading first could
       // not write after another process had: SQLITE_BUSY, a 500.)
       const { numAffectedRows } = await sql`
-        insert into export_jobs (id, account_id, filters, filename, created_at, status)
+        insert into ${sql.table('export_jobs')} (id, account_id, filters, filename, created_at, status)
         select ${job.id}, ${job.account_id}, ${job.filters}, ${job.filename}, ${job.created_at}, 'processing'
-        where (select count(*) from export_jobs where account_id = ${job.account_id} and status = 'processing') < ${maxRunning}
+        where (select count(*) from ${sql.table('export_jobs')} where account_id = ${job.account_id} and status = 'processing') < ${maxRunning}
       `.execute(this.db);
       return numAffectedRows === 1n;
     }

@@ -13,10 +13,12 @@ const LOCK_ROW = 'migration_lock';
 const ATTEMPTS = 5;
 
 /**
- * Applies pending migrations in name order, in one transaction, and records them; safe when
- * several processes start at once. Not Kysely's Migrator: it needs advisory locks and runs SQLite
- * migrations outside a transaction. Here a run first updates a lock-table row, which serializes
- * runs on any Postgres-compatible engine; an aborted waiter retries.
+ * Applies pending migrations in name order, one transaction each, and records them; safe when
+ * several processes start at once. Not Kysely's Migrator: on Postgres it holds a session-level
+ * advisory lock across its transaction (CockroachDB has none, Citus keeps them per node, and
+ * behind a pooler in transaction mode the unlock can reach another server connection than the
+ * lock), and it runs SQLite migrations outside a transaction. Here each transaction first locks a
+ * lock-table row, which serializes runs on any Postgres-compatible engine; an aborted waiter retries.
  */
 export async function runMigrations(db: Kysely<any>, migrations: Record<string, Migration>): Promise<void> {
   const dialect = dialectOf(db);
@@ -32,26 +34,35 @@ export async function runMigrations(db: Kysely<any>, migrations: Record<string, 
       .addColumn('id', 'varchar(255)', (c) => c.notNull().primaryKey())
       .addColumn('is_locked', 'integer', (c) => c.notNull().defaultTo(0)));
     await own(db).insertInto(LOCK_TABLE).values({ id: LOCK_ROW, is_locked: 0 }).onConflict((oc) => oc.column('id').doNothing()).execute();
-
-    await db.transaction().execute(async (trx) => {
-      // The lock: concurrent runs queue here until this transaction ends (a rollback included).
-      await own(trx).updateTable(LOCK_TABLE).set({ is_locked: 1 }).where('id', '=', LOCK_ROW).execute();
-      const applied = (await own(trx).selectFrom(MIGRATION_TABLE).select('name').execute()).map((r: { name: string }) => r.name).sort();
-      applied.forEach((name, i) => {
-        if (!(name in migrations)) throw new Error(`the database was migrated by a newer version of this code (it has migration ${name}, unknown here)`);
-        if (names[i] !== name) throw new Error(`migration ${names[i]} is missing from the database, which has the later ${name}`);
-      });
-      for (const name of names.slice(applied.length)) {
-        try {
-          await migrations[name]!.up(trx);
-        } catch (error) {
-          throw new Error(`at ${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-        }
-        await own(trx).insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
-      }
-      await own(trx).updateTable(LOCK_TABLE).set({ is_locked: 0 }).where('id', '=', LOCK_ROW).execute();
-    });
   });
+
+  /** Applies the next pending migration, if any, in one transaction; whether one was. */
+  const applyNext = () => db.transaction().execute(async (trx) => {
+    // The lock: concurrent runs queue here until this transaction ends (a rollback included). A
+    // locking read, not a write, since CockroachDB refuses schema changes after a write.
+    await dialect.lockRows(own(trx).selectFrom(LOCK_TABLE).select('id').where('id', '=', LOCK_ROW)).execute();
+    const applied = (await own(trx).selectFrom(MIGRATION_TABLE).select('name').execute()).map((r: { name: string }) => r.name).sort();
+    applied.forEach((name, i) => {
+      if (!(name in migrations)) throw new Error(`the database was migrated by a newer version of this code (it has migration ${name}, unknown here)`);
+      if (names[i] !== name) throw new Error(`migration ${names[i]} is missing from the database, which has the later ${name}`);
+    });
+    const name = names[applied.length];
+    if (name === undefined) return false;
+    try {
+      await migrations[name]!.up(trx);
+    } catch (error) {
+      throw new Error(`at ${name}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    await own(trx).insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
+    // Written last, after every schema change: a run that waited on the lock under serializable
+    // isolation read the migrations before this commit, and this write aborts it (to run again).
+    await own(trx).updateTable(LOCK_TABLE).set({ is_locked: 0 }).where('id', '=', LOCK_ROW).execute();
+    return true;
+  });
+  // Every abort of a waiting run means another run applied a migration, so a run sees at most one per migration.
+  await retryingSerializationFailures(async () => {
+    while (await applyNext());
+  }, ATTEMPTS + names.length);
 }
 
 /** The names of the migrations a database records as applied, sorted; a database never migrated has none. */
@@ -79,14 +90,14 @@ async function createIfAbsent(db: Kysely<any>, name: string, create: CreateTable
 /** SQLSTATEs of a transaction the database aborted so that it can be run again: serialization failure, deadlock. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
-/** Runs `run` again (after a short random pause) while it fails with a {@link RETRYABLE} error, a few times at most. */
-export async function retryingSerializationFailures(run: () => Promise<void>): Promise<void> {
+/** Runs `run` again (after a short random pause) while it fails with a {@link RETRYABLE} error, `attempts` times at most. */
+export async function retryingSerializationFailures(run: () => Promise<void>, attempts = ATTEMPTS): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (error) {
       const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-      if (attempt >= ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
+      if (attempt >= attempts || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt * Math.random()));
     }
   }

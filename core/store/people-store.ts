@@ -85,7 +85,7 @@ export class PeopleStore {
       (p) => {
         if (isScopedSites(view)) {
           const sitePks = sitePlaceholders(view, p);
-          const person = sql<number>`(select pk from people where account_id = ${p('accountId')} and id = ${p('id')})`;
+          const person = sql<number>`(select pk from ${sql.table('people')} where account_id = ${p('accountId')} and id = ${p('id')})`;
           return this.#scopedPeople(withFigures(PERSON_ACTIVITY, sitePks, latestOfOwner(PERSON_ACTIVITY, sitePks, person), 'ps'));
         }
         return this.#viewQuery(p, view).where(sql.ref(isOneSite(view) ? 'ps.person_id' : 'p.id'), '=', p('id'));
@@ -205,5 +205,5 @@ type PeopleQuery = SelectQueryBuilder<Database, keyof Database, PersonJsonRow>;
  * site found by its recency index alone (`latestVisitedOf`), then its row by key.
  */
 function latestSiteJsonOf(sitePks: readonly unknown[]): RawBuilder<string> {
-  return sql<string>`(select a.json_site from person_sites a where a.person_pk = p.pk and a.site_pk = ${latestVisitedOf(sitePks)})`;
+  return sql<string>`(select a.json_site from ${sql.table('person_sites')} a where a.person_pk = p.pk and a.site_pk = ${latestVisitedOf(sitePks)})`;
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { companyFiguresJsonSql, companyHeadJsonSql, companyTailJsonSql } from './company-row.ts';
 import { dialectOf } from './dialect/index.ts';
 import { renderMissingCsv } from './stored-csv.ts';
@@ -71,23 +71,13 @@ export async function renderPeople(db: Kysely<any>, which: RawBuilder<boolean>):
     .innerJoin('sites as s', 's.pk', 'p.last_site_pk')
     .select([
       'p.pk',
-      headJsonSql(dialect).as('head'),
-      figuresJsonSql('p', dialect).as('figures'),
-      tailJsonSql(dialect).as('tail'),
-      siteJsonSql('s', dialect).as('site'),
+      headJsonSql(dialect).as('v_json_head'),
+      figuresJsonSql('p', dialect).as('v_json_figures'),
+      tailJsonSql(dialect).as('v_json_tail'),
+      siteJsonSql('s', dialect).as('v_json_site'),
     ])
     .where(which);
-  await db
-    .updateTable('people')
-    .from(rendered.as('x'))
-    .set({
-      json_head: sql.ref('x.head'),
-      json_figures: sql.ref('x.figures'),
-      json_tail: sql.ref('x.tail'),
-      json_site: sql.ref('x.site'),
-    })
-    .whereRef('people.pk', '=', 'x.pk')
-    .execute();
+  await setRendered(db, 'people', ['pk'], rendered, ['json_head', 'json_figures', 'json_tail', 'json_site']);
 }
 
 /** Rewrites the tail (with `companyData`) of the people `p` matching `which`: their company changed. */
@@ -95,40 +85,63 @@ export async function renderPeopleTails(db: Kysely<any>, which: RawBuilder<boole
   const rendered = db
     .selectFrom('people as p')
     .leftJoin('companies as c', 'c.pk', 'p.company_pk')
-    .select(['p.pk', tailJsonSql(dialectOf(db)).as('tail')])
+    .select(['p.pk', tailJsonSql(dialectOf(db)).as('v_json_tail')])
     .where(which);
-  await db.updateTable('people').from(rendered.as('x')).set({ json_tail: sql.ref('x.tail') }).whereRef('people.pk', '=', 'x.pk').execute();
+  await setRendered(db, 'people', ['pk'], rendered, ['json_tail']);
 }
 
 /** Rewrites the figures and attribution of the `person_sites` rows matching `which`. */
 export async function renderPersonSites(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const dialect = dialectOf(db);
-  await db
-    .updateTable('person_sites')
-    .set({
-      json_figures: figuresJsonSql('person_sites', dialect),
-      json_site: db.selectFrom('sites as s').select(siteJsonSql('s', dialect).as('site')).whereRef('s.pk', '=', 'person_sites.site_pk'),
-    })
-    .where(which)
-    .execute();
+  await setRenderedColumns(db, 'person_sites', ['person_pk', 'site_pk'], which, {
+    json_figures: figuresJsonSql('person_sites', dialect),
+    json_site: sql`(${db.selectFrom('sites as s').select(siteJsonSql('s', dialect).as('site')).whereRef('s.pk', '=', 'person_sites.site_pk')})`,
+  });
 }
 
 /** Rewrites every stored piece of the companies matching `which` (on the table `companies`). */
 export async function renderCompanies(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
   const dialect = dialectOf(db);
-  await db
-    .updateTable('companies')
-    .set({ json_head: companyHeadJsonSql('companies', dialect), json_figures: companyFiguresJsonSql('companies', dialect), json_tail: companyTailJsonSql('companies', dialect) })
-    .where(which)
-    .execute();
+  await setRenderedColumns(db, 'companies', ['pk'], which, {
+    json_head: companyHeadJsonSql('companies', dialect),
+    json_figures: companyFiguresJsonSql('companies', dialect),
+    json_tail: companyTailJsonSql('companies', dialect),
+  });
 }
 
 /** Rewrites the figures of the companies matching `which` (on the table `companies`): their activity changed. */
 export async function renderCompanyFigures(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
-  await db.updateTable('companies').set({ json_figures: companyFiguresJsonSql('companies', dialectOf(db)) }).where(which).execute();
+  await setRenderedColumns(db, 'companies', ['pk'], which, { json_figures: companyFiguresJsonSql('companies', dialectOf(db)) });
 }
 
 /** Rewrites the figures of the `company_sites` rows matching `which`. */
 export async function renderCompanySites(db: Kysely<any>, which: RawBuilder<boolean>): Promise<void> {
-  await db.updateTable('company_sites').set({ json_figures: companyFiguresJsonSql('company_sites', dialectOf(db)) }).where(which).execute();
+  await setRenderedColumns(db, 'company_sites', ['company_pk', 'site_pk'], which, { json_figures: companyFiguresJsonSql('company_sites', dialectOf(db)) });
+}
+
+/** {@link setRendered} with `values` rendered from the `table` rows matching `which`. */
+async function setRenderedColumns(db: Kysely<any>, table: 'person_sites' | 'companies' | 'company_sites', key: string[], which: RawBuilder<boolean>, values: Record<string, RawBuilder<unknown>>): Promise<void> {
+  const columns = Object.keys(values);
+  const rendered = db
+    .selectFrom(table)
+    .select([...key.map((k) => sql.ref(`${table}.${k}`).as(k)), ...columns.map((c) => values[c]!.as(`v_${c}`))])
+    .where(which);
+  await setRendered(db, table, key, rendered, columns);
+}
+
+/**
+ * Sets `columns` of the `table` rows to `rendered`'s `v_<column>`, joined by the row's `key`.
+ * The rendering is a materialized common table expression, so that the UPDATE's own SET assigns
+ * columns only: Citus refuses an UPDATE whose SET calls a STABLE function (`to_json`, `to_char`,
+ * `text || bigint`) on the row's columns, and Postgres would pull a plain subquery's expressions
+ * up into the SET.
+ */
+async function setRendered(db: Kysely<any>, table: 'people' | 'person_sites' | 'companies' | 'company_sites', key: string[], rendered: SelectQueryBuilder<any, any, any>, columns: string[]): Promise<void> {
+  let update = db
+    .with((cte) => cte('x').materialized(), () => rendered)
+    .updateTable(table)
+    .from('x')
+    .set(Object.fromEntries(columns.map((c) => [c, sql.ref(`x.v_${c}`)])));
+  for (const k of key) update = update.whereRef(`${table}.${k}`, '=', `x.${k}`);
+  await update.execute();
 }

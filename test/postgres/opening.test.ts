@@ -42,6 +42,17 @@ describe('opening PostgreSQL', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('refuses a URL parameter of the API\'s own with a value it cannot use, naming the parameter, before connecting', async () => {
+    const bouncer = await createApi({ database: `${unreachable}?pgbouncer=yes` }).catch((e: unknown) => e);
+    expect((bouncer as Error).message).toBe('the URL parameter pgbouncer must be true or false, not "yes"');
+    const schema = await createApi({ database: `${unreachable}?schema=` }).catch((e: unknown) => e);
+    expect((schema as Error).message).toMatch(/^the URL parameter schema names no schema/);
+    const ran = await runBin(['serve', '--db', `${unreachable}?schema=visitors&pgbouncer=1`, '--port', '0'], { cwd: dir });
+    expect(ran.code).toBe(2);
+    expect(oneLine(ran.stderr)).toContain('the PostgreSQL database of --db cannot be used: the URL parameter pgbouncer must be true or false, not "1"');
+    expect(ran.stderr).not.toContain('hunter2');
+  });
+
   it('takes the database from DATABASE_URL when serve has no --db', async () => {
     const ran = await runBin(['serve', '--port', '0'], { cwd: dir, env: { DATABASE_URL: unreachable } });
     expect(ran.code).toBe(2);

@@ -109,4 +109,15 @@ describe.each(serverUrl ? [serverUrl] : [])('prepared statements on a PostgreSQL
     expect((await query()).rows).toEqual([{ a: 2 }]);
     expect((await query()).rows).toEqual([{ a: 2 }]);
   });
+
+  it('prepares nothing by name when told a pooler sits in front (a URL\'s pgbouncer=true)', async () => {
+    const single = new pg.Pool({ connectionString: url, max: 1, options: `-c search_path=${schema}` });
+    const unnamed = await kyselyOverPool(single, undefined, { namedStatements: false });
+    try {
+      for (let i = 0; i < 3; i++) expect((await sql<{ a: number }>`select a from t where a < ${2} and a > ${0}`.execute(unnamed)).rows).toEqual([{ a: 1 }]);
+      expect((await sql<{ n: number }>`select count(*) as n from pg_prepared_statements`.execute(unnamed)).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await unnamed.destroy();
+    }
+  });
 });

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runtimeCommand } from '../../scripts/runtime-command.ts';
 import { migrateToLatest } from '../../core/store/migrations.ts';
+import { runMigrations } from '../../core/store/migrator.ts';
 import { TestProcess } from '../support/processes.ts';
 import { freshSchema } from '../support/schema-names.ts';
 import { MIGRATION_NAMES } from '../../core/store/migrations.ts';
@@ -75,6 +76,23 @@ describe.each(serverUrl ? [serverUrl] : [])('connections migrating one empty Pos
     await migrateToLatest(session.db);
     expect(session.statements.length).toBeGreaterThan(20);
     expect(session.statements.filter((s) => /advisory|has_schema_privilege|pg_namespace|pg_catalog/i.test(s))).toEqual([]);
+  });
+
+  it('takes its lock with a locking read and writes only after each migration\'s schema changes (CockroachDB refuses a schema change after a write in one transaction)', async () => {
+    const session = connect(await createSchema());
+    await runMigrations(session.db, {
+      '0001_table': { up: async (db) => void (await db.schema.createTable('a').addColumn('x', 'integer').execute()) },
+      '0002_column': { up: async (db) => void (await db.schema.alterTable('a').addColumn('y', 'integer').execute()) },
+    });
+    // A transaction per migration, each opened by the lock's read, and a last one finding none left.
+    const transactions = session.statements.join('\n').split(/(?=^select .* for update$)/m).slice(1).map((t) => t.split('\n').filter(Boolean));
+    expect(transactions).toHaveLength(3);
+    for (const statements of transactions) {
+      const changes = statements.map((s, i) => (/^(create|alter|drop) /i.test(s) ? i : -1)).filter((i) => i >= 0);
+      const writes = statements.map((s, i) => (/^(insert|update|delete) /i.test(s) ? i : -1)).filter((i) => i >= 0);
+      if (changes.length > 0) expect(Math.min(...writes), statements.join('\n')).toBeGreaterThan(Math.max(...changes));
+    }
+    expect(await applied(session.db)).toEqual(['0001_table', '0002_column']);
   });
 
   it('migrates its own schema even when a schema later on the search path was migrated already', async () => {

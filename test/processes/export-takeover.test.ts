@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseCsv, personFromCsv } from '../support/csv.ts';
 import { startServe, startServers, stopAll, type ServeProcess } from '../support/processes.ts';
-import { SHARED_DATABASES } from '../support/shared-database.ts';
+import { SHARED_DATABASES, sqliteFile } from '../support/shared-database.ts';
 
 /**
  * An export job belongs to no process: three API processes (the built bin's `serve`) share one
@@ -80,7 +80,7 @@ describe.each(SHARED_DATABASES)('an export whose process is killed, on $name', (
   it('is taken over by another process once its lease runs out, and its file holds every person exactly once, in order', async () => {
     const work = mkdtempSync(join(dir, 'run-'));
     const { db, inspect } = await database.open(work);
-    const wholeFile = database.name === 'PostgreSQL';
+    const wholeFile = database !== sqliteFile;
     const ARGS = argsFor(wholeFile);
     // One process seeds first, so the others start on a ready database.
     const first = await startServe('takeover-1', ['--db', db, ...ARGS], { dir: work });
@@ -117,7 +117,7 @@ describe.each(SHARED_DATABASES)('an export whose process is killed, on $name', (
   it('is taken over by the process restarted after it, though the admin had moved the killed one\'s clock ahead', async () => {
     const work = mkdtempSync(join(dir, 'moved-'));
     const { db, inspect } = await database.open(work);
-    const wholeFile = database.name === 'PostgreSQL';
+    const wholeFile = database !== sqliteFile;
     const ARGS = ['--db', db, ...argsFor(wholeFile)];
     const moved = await startServe('moved', ARGS, { dir: work });
     let restarted: ServeProcess | undefined;

@@ -65,7 +65,7 @@ const postgresSchema = (url: string): Target => ({
   name: 'PostgreSQL',
   open: async () => {
     const target = await schemaUrl(url);
-    const pool = new pg.Pool({ connectionString: target.url, max: 1 });
+    const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${target.schema}`, max: 1 });
     return {
       db: target.url,
       count: async (table) => Number((await pool.query(`select count(*) as n from ${table}`).catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n),

@@ -136,11 +136,17 @@ export function stopAll(servers: readonly (ServeProcess | undefined)[], signal: 
 }
 
 /**
- * A fresh schema on the PostgreSQL server at `url` (named under this run's prefix, so the run's
- * end drops it), and a URL whose connections work in it: `options=-c search_path=<schema>`, which
- * `pg` passes to the server as a startup option, so every connection of any process starts there.
+ * How a URL chooses its schema: `options=-c search_path=<schema>`, which `pg` passes to the server
+ * as a startup option, so every connection starts there (PgBouncer before 1.20 refuses it); or the
+ * API's own `schema=<schema>`, named in every statement, which works behind any pooler.
  */
-export async function schemaUrl(url: string): Promise<{ url: string; schema: string }> {
+export type SchemaWay = 'options' | 'schema';
+
+/**
+ * A fresh schema on the PostgreSQL server at `url` (named under this run's prefix, so the run's
+ * end drops it), and a URL whose connections work in it, chosen `way`.
+ */
+export async function schemaUrl(url: string, way: SchemaWay = 'options'): Promise<{ url: string; schema: string }> {
   const schema = freshSchema();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -150,6 +156,7 @@ export async function schemaUrl(url: string): Promise<{ url: string; schema: str
     await client.end();
   }
   const target = new URL(url);
-  target.searchParams.set('options', `-c search_path=${schema}`);
+  if (way === 'options') target.searchParams.set('options', `-c search_path=${schema}`);
+  else target.searchParams.set('schema', schema);
   return { url: target.toString(), schema };
 }

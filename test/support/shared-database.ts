@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { schemaUrl } from './processes.ts';
+import { schemaUrl, type SchemaWay } from './processes.ts';
 import { SERVER_URL } from './backends.ts';
 
 /** Plain SQL on the database API processes share, read beside them (integers as numbers). */
@@ -37,18 +37,18 @@ export const sqliteFile: SharedDatabase = {
   },
 };
 
-/** A fresh schema on the PostgreSQL server at `url` (see {@link schemaUrl}), read through a pool of one connection. */
-export function postgresSchema(url: string): SharedDatabase {
+/** A fresh schema on the PostgreSQL server at `url`, chosen `way` (see {@link schemaUrl}), read through a pool of one connection. */
+export function postgresSchema(url: string, way: SchemaWay = 'options'): SharedDatabase {
   return {
-    name: 'PostgreSQL',
+    name: way === 'options' ? 'PostgreSQL' : 'PostgreSQL (its schema named in the URL)',
     open: async () => {
-      const target = await schemaUrl(url);
+      const target = await schemaUrl(url, way);
       return {
         db: target.url,
         inspect: () => {
           // bigint as a number, as the API's own pool reads it.
           const types = { getTypeParser: (oid: number, format?: string) => (oid === 20 ? Number : pg.types.getTypeParser(oid, format as 'text')) };
-          const pool = new pg.Pool({ connectionString: target.url, max: 1, types });
+          const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${target.schema}`, max: 1, types });
           return {
             count: async (sql) => Number(Object.values((await pool.query(sql)).rows[0] as object)[0]),
             rows: async <T,>(sql: string) => (await pool.query(sql)).rows as T[],
@@ -60,5 +60,9 @@ export function postgresSchema(url: string): SharedDatabase {
   };
 }
 
-/** A SQLite file always, and a schema of the PostgreSQL server in a `test:full` run. */
-export const SHARED_DATABASES: SharedDatabase[] = [sqliteFile, ...(SERVER_URL ? [postgresSchema(SERVER_URL)] : [])];
+/**
+ * A SQLite file always, and a schema of the PostgreSQL server in a `test:full` run, chosen by the
+ * URL's `schema=` as behind a pooler (`test/processes/seeding.test.ts` and the runtimes' test use
+ * the `options` startup parameter).
+ */
+export const SHARED_DATABASES: SharedDatabase[] = [sqliteFile, ...(SERVER_URL ? [postgresSchema(SERVER_URL, 'schema')] : [])];

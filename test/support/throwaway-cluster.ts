@@ -60,6 +60,11 @@ export class ThrowawayCluster {
     }
   }
 
+  /** The server's log file, where Debian's `pg_createcluster` puts it. */
+  get logFile(): string {
+    return `/var/log/postgresql/postgresql-${this.version}-${this.name}.log`;
+  }
+
   /** A URL of one of its databases. */
   url(database = 'vi'): string {
     return `postgres://postgres@127.0.0.1:${this.port}/${database}`;
@@ -79,7 +84,7 @@ export class ThrowawayCluster {
   async ready(): Promise<void> {
     for (;;) {
       try {
-        await run('pg_isready', ['-q', '-h', '127.0.0.1', '-p', String(this.port)]);
+        await run('pg_isready', ['-q', '-h', '127.0.0.1', '-p', String(this.port), '-U', 'postgres', '-d', 'postgres']);
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -110,7 +115,7 @@ export class ThrowawayCluster {
 }
 
 /** A TCP port nothing listens on now. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -26,6 +26,8 @@ export interface SqlDialect {
   orderedConcat(value: Expression<unknown>, separator: string, orderBy: RawBuilder<unknown>): RawBuilder<string | null>;
   /** Queue rows to claim, skipping those another session is claiming (Postgres); SQLite has one writer. */
   skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
+  /** Rows read to lock them until the transaction ends (Postgres); SQLite's transactions take the write lock as they begin. */
+  lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /** Lets the current transaction commit without waiting for the disk, for writes that are redone if lost. */
   relaxCommit(trx: Kysely<any>): Promise<void>;
   /** Has the database compress `column`'s large values with its fastest method, where it has a choice. */
@@ -45,9 +47,9 @@ export interface SqlDialect {
   readonly exportKeys: ExportKeys;
   /** Settings each connection needs before the API runs (SQLite's foreign keys; nothing on Postgres). */
   prepareConnection(db: Kysely<any>): Promise<void>;
-  /** The database's own tables (on Postgres, those of the current schema), sorted by name. */
+  /** The database's own tables (on Postgres, those of the schema given, else of the current schema), sorted by name. */
   tableNames(db: Kysely<any>): Promise<string[]>;
-  /** The schema the migration table lives in (Postgres: the connection's current schema), or undefined. */
+  /** The schema the migration table lives in (Postgres: the schema given, else the connection's current one), or undefined. */
   migrationSchema(db: Kysely<any>): Promise<string | undefined>;
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Expression, type RawBuilder } from 'kysely';
+import { schemaOf, tablesSchemaSql } from '../in-schema.ts';
 import type { JsonValue, SqlDialect } from './index.ts';
 
 /** A SQL string literal of a constant of the code (keys, separators), quotes doubled. */
@@ -53,6 +54,7 @@ export const postgresDialect: SqlDialect = {
     await sql`alter table ${sql.table(table)} set unlogged`.execute(db);
   },
   skipLocked: (query) => query.forUpdate().skipLocked() as typeof query,
+  lockRows: (query) => query.forUpdate() as typeof query,
   types: {
     // Epoch seconds pass 2^31 in 2038; pks and counts grow past it too. The pool parses int8 as a number.
     int: 'bigint',
@@ -64,10 +66,12 @@ export const postgresDialect: SqlDialect = {
   },
   prepareConnection: async () => undefined,
   async tableNames(db) {
-    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name collate "C"`.execute(db);
+    const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${tablesSchemaSql(db)} and table_type = 'BASE TABLE' order by table_name collate "C"`.execute(db);
     return rows.map((r) => r.name);
   },
   async migrationSchema(db) {
+    const given = schemaOf(db);
+    if (given !== undefined) return given;
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
     return rows[0]?.schema;
   },

@@ -37,6 +37,7 @@ export const sqliteDialect: SqlDialect = {
   mergesUnionArms: true,
   singleWriter: true,
   skipLocked: (query) => query,
+  lockRows: (query) => query,
   types: {
     int: 'integer',
     text: 'text',

@@ -55,9 +55,9 @@ async function fillEventCounts(db: Kysely<any>): Promise<void> {
   for (const span of SPANS) {
     // `((ts % s) + s) % s` is the remainder rounded down, so a time before 1970 falls in its own bucket.
     await sql`
-      insert into event_counts (account_id, site_pk, span, starts_at, events)
+      insert into ${sql.table('event_counts')} (account_id, site_pk, span, starts_at, events)
       select account_id, site_pk, ${sql.lit(span)}, starts_at, count(*)
-      from (select account_id, site_pk, ts - ((ts % ${sql.lit(span)}) + ${sql.lit(span)}) % ${sql.lit(span)} as starts_at from events) e
+      from (select account_id, site_pk, ts - ((ts % ${sql.lit(span)}) + ${sql.lit(span)}) % ${sql.lit(span)} as starts_at from ${sql.table('events')}) e
       group by account_id, site_pk, starts_at`.execute(db);
   }
 }
@@ -70,18 +70,18 @@ async function fillEventCounts(db: Kysely<any>): Promise<void> {
 async function fillSiteSets(db: Kysely<any>, kind: string, owners: string, visits: string, ownerColumn: string): Promise<void> {
   const joined = dialectOf(db).orderedConcat(sql`cast(site_pk as text)`, ',', sql`site_pk`);
   await sql`
-    insert into site_set_owners (kind, owner_pk, sites)
+    insert into ${sql.table('site_set_owners')} (kind, owner_pk, sites)
     select ${sql.lit(kind)}, o.pk, coalesce(',' || g.sites || ',', '')
-    from ${sql.id(owners)} o
+    from ${sql.table(owners)} o
     left join (
       select owner, ${joined} as sites
-      from (select ${sql.id(ownerColumn)} as owner, site_pk from ${sql.id(visits)} order by ${sql.id(ownerColumn)}, site_pk) v
+      from (select ${sql.id(ownerColumn)} as owner, site_pk from ${sql.table(visits)} order by ${sql.id(ownerColumn)}, site_pk) v
       group by owner
     ) g on g.owner = o.pk`.execute(db);
   await sql`
-    insert into site_sets (account_id, kind, sites, members)
+    insert into ${sql.table('site_sets')} (account_id, kind, sites, members)
     select o.account_id, ${sql.lit(kind)}, s.sites, count(*)
-    from site_set_owners s join ${sql.id(owners)} o on o.pk = s.owner_pk
+    from ${sql.table('site_set_owners')} s join ${sql.table(owners)} o on o.pk = s.owner_pk
     where s.kind = ${sql.lit(kind)}
     group by o.account_id, s.sites`.execute(db);
 }

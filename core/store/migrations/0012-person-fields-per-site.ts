@@ -13,13 +13,13 @@ export const personFieldsPerSite: Migration = {
     for (const column of ['person_last_seen', 'person_is_hot_lead', 'person_site_count']) {
       await db.schema.alterTable('person_sites').addColumn(column, t.int, (c) => c.notNull().defaultTo(0)).execute();
     }
-    const person = (column: string) => sql`(select p.${sql.ref(column)} from people p where p.pk = person_sites.person_pk)`;
+    const person = (column: string) => sql`(select p.${sql.ref(column)} from ${sql.table('people')} p where p.pk = person_sites.person_pk)`;
     await db
       .updateTable('person_sites')
       .set({
         person_last_seen: person('last_seen'),
         person_is_hot_lead: person('is_hot_lead'),
-        person_site_count: sql`(select count(*) from person_sites x where x.person_pk = person_sites.person_pk)`,
+        person_site_count: sql`(select count(*) from ${sql.table('person_sites')} x where x.person_pk = person_sites.person_pk)`,
       })
       .execute();
     const hot = sql<boolean>`person_is_hot_lead = 1`;

@@ -21,7 +21,7 @@ export const peopleWhole: Migration = {
     await db.schema.createIndex('people_whole_by_id').on('people_whole').columns(['account_id', 'id']).unique().execute();
     // People whose whole JSON is still to be rendered (a database migrating past 0016 now) are
     // filed when it is (stored-text.ts, renderPendingStoredText).
-    await sql`insert into people_whole (account_id, last_seen, id, json) select account_id, last_seen, id, json_whole from people where json_whole is not null`.execute(db);
+    await sql`insert into ${sql.table('people_whole')} (account_id, last_seen, id, json) select account_id, last_seen, id, json_whole from ${sql.table('people')} where json_whole is not null`.execute(db);
     await db.schema.alterTable('people').dropColumn('json_whole').execute();
   },
 };
