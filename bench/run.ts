@@ -13,7 +13,7 @@ import { connect, DEFAULT_PREFIX, postgresCopy, type PostgresTarget } from './po
 import { terminalBar } from '../scripts/progress.ts';
 import { writeJson } from './report/json.ts';
 import { writeMarkdown, writeReadme } from './report/markdown.ts';
-import { writeCharts } from './report/svg.ts';
+import { writeCharts } from './report/charts.ts';
 import { formatTable } from './report/table.ts';
 import type { BenchRun, SuiteResult } from './results.ts';
 import { exportSuite } from './suites/export.ts';
@@ -150,7 +150,7 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
   }
 
   mkdirSync(options.out, { recursive: true });
-  const charts = writeCharts(run, options.out);
+  const charts = await writeCharts(run, options.out);
   const files = [writeJson(run, options.out), writeMarkdown(run, options.out, charts), ...charts.map((c) => join(options.out, c))];
   const { readme } = options;
   if (readme) files.push(writeReadme(run, readme, charts.map((c) => relative(join(readme, '..'), join(options.out, c)))));

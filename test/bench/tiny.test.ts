@@ -65,13 +65,16 @@ describe('npm run bench -- --tiny', () => {
     }
   });
 
-  it('writes the two SVG charts', () => {
-    for (const file of ['paging-depth.svg', 'http.svg']) {
+  it('writes the two SVG charts, each series of the run in its legend', () => {
+    for (const [file, labels] of [
+      ['paging-depth.svg', ['keyset, api.fetch (ours)', 'keyset, naive floor', 'OFFSET, naive floor']],
+      ['http.svg', ['our adapter', 'naive bare server (floor)']],
+    ] as const) {
       const svg = readFileSync(join(out, file), 'utf8');
       expect(svg.trimStart().startsWith('<svg')).toBe(true);
       expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+      for (const label of labels) expect(svg, file).toContain(label);
     }
-    expect(readFileSync(join(out, 'paging-depth.svg'), 'utf8')).toContain('<path');
   });
 
   it('prints a table naming every suite', () => {
