@@ -10,6 +10,7 @@ import { PgBouncer } from '../support/pgbouncer.ts';
 import { startServe, stopAll, type ServeProcess } from '../support/processes.ts';
 import { ThrowawayCluster } from '../support/throwaway-cluster.ts';
 import { Receiver } from '../webhooks/receiver.ts';
+import { inParallel, send, until } from '../support/polling.ts';
 
 /**
  * The whole API behind a real PgBouncer in transaction mode: three `serve` processes of the built
@@ -24,13 +25,6 @@ const ADMIN_TOKEN = 'pgbouncer-admin-token';
 const SCHEMA = 'vi_behind_pgbouncer';
 const PEOPLE = 40;
 const RATE_LIMIT = 400;
-
-/** A reply read whole: status, headers and parsed body. */
-async function send(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
-  const reply = await fetch(url, init);
-  const text = await reply.text();
-  return { status: reply.status, headers: reply.headers, body: text ? JSON.parse(text) : undefined };
-}
 
 const admin = (server: ServeProcess, path: string, body: unknown) =>
   send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -51,31 +45,6 @@ async function walk(servers: ServeProcess[], list: string, limit: number): Promi
     cursor = body.pagination.nextCursor;
     if (!cursor) return items;
   }
-}
-
-/** Polls `check` until it returns a value, or fails after `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  for (const deadline = Date.now() + ms; ; ) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** Runs `count` calls of `call(i)`, `width` at a time, and returns their results in order. */
-async function inParallel<T>(count: number, width: number, call: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await call(i);
-      }
-    }),
-  );
-  return results;
 }
 
 describe('three API processes behind PgBouncer in transaction mode', () => {

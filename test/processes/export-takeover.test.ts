@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseCsv, personFromCsv } from '../support/csv.ts';
 import { startServe, startServers, stopAll, type ServeProcess } from '../support/processes.ts';
 import { SHARED_DATABASES, sqliteFile } from '../support/shared-database.ts';
+import { until } from '../support/polling.ts';
 
 /**
  * An export job belongs to no process: three API processes (the built bin's `serve`) share one
@@ -44,16 +45,6 @@ async function everyone(server: ServeProcess): Promise<unknown[]> {
     people.push(...page.data);
     cursor = page.pagination.nextCursor;
     if (!cursor) return people;
-  }
-}
-
-/** Polls `check` every 20 ms until it returns a value, or fails after `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  for (const deadline = Date.now() + ms; ; ) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../webhooks/receiver.ts';
 import { startServers, stopAll, type ServeProcess } from '../support/processes.ts';
 import { SHARED_DATABASES, sqliteFile, type Inspector } from '../support/shared-database.ts';
+import { inParallel, send } from '../support/polling.ts';
 
 /**
  * Three API processes (the built bin's `serve`) on one database, as behind a load balancer:
@@ -18,28 +19,6 @@ const ADMIN_TOKEN = 'three-processes-admin-token';
 const PEOPLE = 40;
 /** Every export step waits this long, so the jobs accepted stay running for the whole file. */
 const HOLD_EXPORTS_MS = 600_000;
-
-/** Runs `count` calls of `call(i)`, `width` at a time, and returns their results in order. */
-async function inParallel<T>(count: number, width: number, call: (i: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < count) {
-        const i = next++;
-        results[i] = await call(i);
-      }
-    }),
-  );
-  return results;
-}
-
-/** A reply read whole: status, headers and parsed body. */
-async function send(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
-  const reply = await fetch(url, init);
-  const text = await reply.text();
-  return { status: reply.status, headers: reply.headers, body: text ? JSON.parse(text) : undefined };
-}
 
 const admin = (server: ServeProcess, path: string, body: unknown) =>
   send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
