@@ -36,7 +36,7 @@ interface ServeFlags extends ServeWebhookFlags {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('serve the API from a SQLite file, seeded with demo data when it does not exist yet')
+    .description('serve the API from a SQLite file or a PostgreSQL database, seeded with demo data when it holds none yet')
     .option('--port <n>', 'port to listen on; 0 takes a free one (default: $PORT or 8787)', wholeNumber(0, 65535))
     .option('--host <address>', 'address to bind; 0.0.0.0 listens on every interface (containers, other machines)', '127.0.0.1')
     .option('--db <file|url>', 'SQLite file (created and seeded when missing, reused when present) or postgres:// URL (seeded when it holds no demo)', process.env.DATABASE_URL || './data/demo.sqlite')
