@@ -28,7 +28,11 @@ export interface SqlDialect {
   skipLocked<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
   /** Rows read to lock them until the transaction ends (Postgres); SQLite's transactions take the write lock as they begin. */
   lockRows<Q extends SelectQueryBuilder<any, any, any>>(query: Q): Q;
-  /** Lets the current transaction commit without waiting for the disk, for writes that are redone if lost. */
+  /**
+   * Lets the current transaction commit without waiting for the disk, for writes that are redone if
+   * lost. A synchronous standby does not wait for it either, so a failover can lose it: never use it
+   * for what a client is told was accepted.
+   */
   relaxCommit(trx: Kysely<any>): Promise<void>;
   /** Has the database compress `column`'s large values with its fastest method, where it has a choice. */
   fastCompression(db: Kysely<any>, table: string, column: string): Promise<void>;
