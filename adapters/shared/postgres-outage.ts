@@ -3,10 +3,11 @@ import { DatabaseUnavailable } from '../../core/store/database-unavailable.ts';
 /**
  * Errors that mean the server or the connection went away rather than that a statement failed:
  * the server shutting down or ending the backend (57P01–57P03), connection exceptions (class 08,
- * PgBouncer's 08P01 included: it cannot reach the server, or lost it mid-statement), and `pg`'s
- * and the socket's own words for a connection that closed or never opened.
+ * PgBouncer's 08P01 included: it cannot reach the server, or lost it mid-statement), a server
+ * that takes no writes now (25006: a pooler still pointing at a standby during a failover), and
+ * `pg`'s and the socket's own words for a connection that closed or never opened.
  */
-const SERVER_CODES = /^(57P0[123]|08[0-9A-Z]{3})$/;
+const SERVER_CODES = /^(57P0[123]|08[0-9A-Z]{3}|25006)$/;
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
 const PG_MESSAGES = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly|Client was closed and is not queryable/;
 

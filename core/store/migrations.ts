@@ -60,6 +60,9 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(migrations).sort()
  * at once on one database (see {@link runMigrations}).
  */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> {
+  if (await dialectOf(db).isReadOnlyStandby(db)) {
+    throw new Error('the database is a read-only standby: give its primary as the database, and the standby as the read database (readDatabase, --read-db)');
+  }
   try {
     await runMigrations(db, migrations);
   } catch (error) {

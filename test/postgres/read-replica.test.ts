@@ -199,6 +199,10 @@ describe('createApi({ database, readDatabase }) over a streaming standby', () =>
     const nowhere = `postgres://postgres:hunter2@127.0.0.1:${await Receiver.downPort()}/vi`;
     await expect(createApi({ database: primary.url(), readDatabase: nowhere })).rejects.toThrow(/^cannot connect to PostgreSQL read database at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/vi: /);
   });
+
+  it('refuses to start with the standby as its database, naming the read database option', async () => {
+    await expect(createApi({ database: standby.url() })).rejects.toThrow(/^the database is a read-only standby: give its primary as the database, and the standby as the read database \(readDatabase, --read-db\)$/);
+  });
 });
 
 describe('serve --read-db through the built bin', () => {

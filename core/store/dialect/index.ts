@@ -53,6 +53,8 @@ export interface SqlDialect {
   prepareConnection(db: Kysely<any>): Promise<void>;
   /** The database's own tables (on Postgres, those of the schema given, else of the current schema), sorted by name. */
   tableNames(db: Kysely<any>): Promise<string[]>;
+  /** Whether the server is a hot standby, which takes reads only (Postgres's recovery); never on SQLite. */
+  isReadOnlyStandby(db: Kysely<any>): Promise<boolean>;
   /** The schema the migration table lives in (Postgres: the schema given, else the connection's current one), or undefined. */
   migrationSchema(db: Kysely<any>): Promise<string | undefined>;
 }

@@ -69,6 +69,10 @@ export const postgresDialect: SqlDialect = {
     const { rows } = await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${tablesSchemaSql(db)} and table_type = 'BASE TABLE' order by table_name collate "C"`.execute(db);
     return rows.map((r) => r.name);
   },
+  async isReadOnlyStandby(db) {
+    const { rows } = await sql<{ standby: boolean }>`select pg_is_in_recovery() as standby`.execute(db);
+    return rows[0]?.standby === true;
+  },
   async migrationSchema(db) {
     const given = schemaOf(db);
     if (given !== undefined) return given;

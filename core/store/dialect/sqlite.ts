@@ -52,6 +52,7 @@ export const sqliteDialect: SqlDialect = {
     const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and substr(name, 1, 7) <> 'sqlite_' order by name`.execute(db);
     return rows.map((r) => r.name);
   },
+  isReadOnlyStandby: async () => false,
   migrationSchema: async () => undefined,
 };
 
