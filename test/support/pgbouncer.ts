@@ -23,20 +23,20 @@ export class PgBouncer {
   /**
    * Starts one in front of the server of `serverUrl` (the main test server by default) and
    * resolves once it listens. `poolSize` server connections per database and user: few, so
-   * that clients' transactions share them as they would under load.
+   * that clients' transactions share them as they would under load. `settings` are more lines of
+   * its `[pgbouncer]` section (`server_login_retry`, say).
    */
-  static async start({ serverUrl = 'postgres://postgres@127.0.0.1:5432/test', poolSize = 3 } = {}): Promise<PgBouncer> {
+  static async start({ serverUrl = 'postgres://postgres@127.0.0.1:5432/test', poolSize = 3, settings = {} }: { serverUrl?: string; poolSize?: number; settings?: Record<string, string | number> } = {}): Promise<PgBouncer> {
     const server = new URL(serverUrl);
     const user = decodeURIComponent(server.username || 'postgres');
     const port = await freePort();
     const dir = mkdtempSync(join(tmpdir(), 'vi-pgbouncer-'));
     const ini = join(dir, 'pgbouncer.ini');
     writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`);
-    writeFileSync(
-      ini,
+    const config = (target: URL) =>
       [
         '[databases]',
-        `* = host=${server.hostname} port=${server.port || '5432'}`,
+        `* = host=${target.hostname} port=${target.port || '5432'}`,
         '[pgbouncer]',
         'listen_addr = 127.0.0.1',
         `listen_port = ${port}`,
@@ -46,14 +46,16 @@ export class PgBouncer {
         'pool_mode = transaction',
         `default_pool_size = ${poolSize}`,
         'max_client_conn = 500',
+        ...Object.entries(settings).map(([name, value]) => `${name} = ${value}`),
         '',
-      ].join('\n'),
-    );
+      ].join('\n');
+    writeFileSync(ini, config(server));
     // PgBouncer refuses to run as root: it then drops to the postgres user, who must read the folder.
     const asRoot = process.getuid?.() === 0;
     if (asRoot) for (const path of [dir, ini, join(dir, 'userlist.txt')]) chmodSync(path, path === dir ? 0o755 : 0o644);
     const child = TestProcess.spawn('pgbouncer', [PROGRAM, ...(asRoot ? ['-u', 'postgres'] : []), ini]);
     const bouncer = new PgBouncer(port, child, dir);
+    bouncer.#configure = (serverUrl) => writeFileSync(ini, config(new URL(serverUrl)));
     try {
       await child.waitFor(/listening on 127\.0\.0\.1:\d+/, 30_000);
     } catch (error) {
@@ -61,6 +63,25 @@ export class PgBouncer {
       throw error;
     }
     return bouncer;
+  }
+
+  /** Rewrites its ini for the server of `serverUrl`. */
+  #configure: (serverUrl: string) => void = () => undefined;
+
+  /**
+   * Points it at another server (a promoted standby), as an operator does after a failover: the
+   * ini rewritten, then SIGHUP, which makes it read the ini again; resolves once it says so.
+   * Server connections to the old server close as their clients let them go.
+   */
+  async retarget(serverUrl: string): Promise<void> {
+    this.#configure(serverUrl);
+    const reloads = () => this.log().match(/got SIGHUP/g)?.length ?? 0;
+    const before = reloads();
+    this.process.child.kill('SIGHUP');
+    for (const deadline = Date.now() + 30_000; reloads() === before; ) {
+      if (Date.now() > deadline) throw new Error(`pgbouncer did not reload within 30 s:\n${this.log()}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
   }
 
   /** A URL of `database` through it, with `params` as the URL's query. */

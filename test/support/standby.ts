@@ -29,6 +29,19 @@ export class Replication {
     await query(this.standby, 'select pg_reload_conf()');
   }
 
+  /**
+   * Makes the primary's commits wait until the standby has flushed them (`synchronous_standby_names`,
+   * `synchronous_commit = on`), so a commit acknowledged to a client survives a failover; resolves
+   * once the primary reports the standby as synchronous. Set on the primary alone, after the
+   * standby was copied: a promoted standby that named a standby of its own would wait for it forever.
+   */
+  async synchronous(): Promise<void> {
+    await query(this.primary, `alter system set synchronous_standby_names = '*'`);
+    await query(this.primary, 'alter system set synchronous_commit = on');
+    await query(this.primary, 'select pg_reload_conf()');
+    await until(async () => (await query<{ n: number }>(this.primary, `select count(*)::int as n from pg_stat_replication where sync_state = 'sync'`))[0]!.n > 0);
+  }
+
   /** Resolves once the standby has replayed everything the primary had written when called. */
   async caughtUp(database = 'vi'): Promise<void> {
     const [{ lsn }] = (await query<{ lsn: string }>(this.primary, 'select pg_current_wal_lsn()::text as lsn', [], database)) as [{ lsn: string }];

@@ -80,6 +80,11 @@ export class ThrowawayCluster {
     await this.#ctl('stop', '-m', 'fast');
   }
 
+  /** Promotes a standby to a primary (`pg_ctl promote`, which waits until it accepts writes). */
+  async promote(): Promise<void> {
+    await this.#ctl('promote');
+  }
+
   /** Resolves once the server accepts connections. */
   async ready(): Promise<void> {
     for (;;) {
@@ -90,6 +95,14 @@ export class ThrowawayCluster {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     }
+  }
+
+  /**
+   * Stops it as a failing server goes (`-m immediate`: no checkpoint, every connection dropped at
+   * once); started again, it recovers from its write-ahead log.
+   */
+  async crash(): Promise<void> {
+    await this.#ctl('stop', '-m', 'immediate');
   }
 
   /** Ends every other connection to `database`, as `pg_terminate_backend` does for an operator; how many it ended. */
