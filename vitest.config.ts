@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
  * server, several API processes, Bun and Deno, and a browser.
  */
 const NEEDS_MORE = ['test/postgres/**', 'test/processes/**', 'test/runtimes/**', 'test/browser/**'];
+/** Files elsewhere that need what `full` has: throwaway clusters (root), PgBouncer, the built bin. */
+const FULL_FILES = ['test/bench/pg-scaling.test.ts'];
 /** Suites that run on whichever database the run has (they take BACKENDS, MATRIX, POSTGRES_BACKENDS or the server URL). */
 const ON_EVERY_DATABASE = (readdirSync('test', { recursive: true }) as string[])
   .map((file) => `test/${file}`)
@@ -20,12 +22,12 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // Two workers on two cores: the suites wait on sockets and child processes as much as they compute.
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: NEEDS_MORE, maxWorkers: 2 } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...NEEDS_MORE, ...FULL_FILES], maxWorkers: 2 } },
       {
         extends: true,
         test: {
           name: 'full',
-          include: [...NEEDS_MORE.map((dir) => `${dir}/*.test.ts`), ...ON_EVERY_DATABASE.filter((file) => !NEEDS_MORE.some((dir) => file.startsWith(dir.slice(0, -2))))],
+          include: [...NEEDS_MORE.map((dir) => `${dir}/*.test.ts`), ...FULL_FILES, ...ON_EVERY_DATABASE.filter((file) => !NEEDS_MORE.some((dir) => file.startsWith(dir.slice(0, -2))))],
           env: { VI_TEST_POSTGRES_URL: SERVER },
           // Drops the server's test schemas once every file is done.
           globalSetup: ['test/support/postgres-schemas.ts'],

@@ -8,7 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { wholeNumber } from '../scripts/commands/options.ts';
-import { benchDatabase, DEFAULT_DATA, TINY_DATA } from './data.ts';
+import { benchDatabase, DEFAULT_DATA, TINY_DATA, type BenchData } from './data.ts';
 import { connect, DEFAULT_PREFIX, postgresCopy, type PostgresTarget } from './postgres-data.ts';
 import { terminalBar } from '../scripts/progress.ts';
 import { writeJson } from './report/json.ts';
@@ -21,18 +21,26 @@ import { httpSuite } from './suites/http.ts';
 import { journeyPagingSuite } from './suites/journey-paging.ts';
 import { peerSuite } from './suites/peer.ts';
 import { peoplePagingSuite } from './suites/people-paging.ts';
+import { pgScalingSuite, type ScalingOptions } from './suites/pg-scaling.ts';
 import { pgExportSuite } from './suites/pg-export.ts';
 import { readsDuringExportsSuite } from './suites/reads-during-exports.ts';
 import { statsCompaniesSuite } from './suites/stats-companies.ts';
 import type { SuiteOptions } from './suites/suite.ts';
 
 /** Every suite, in the order a run takes them. */
-export const SUITES = ['journey-paging', 'people-paging', 'stats-companies', 'http', 'peer', 'export', 'reads-during-exports'] as const;
+export const SUITES = ['journey-paging', 'people-paging', 'stats-companies', 'http', 'peer', 'export', 'reads-during-exports', 'pg-scaling'] as const;
 type SuiteName = (typeof SUITES)[number];
 type Runner = (options: SuiteOptions) => Promise<SuiteResult>;
 
+/**
+ * Suites that run only when `--suites` names them, whatever the backend: they make servers of
+ * their own (throwaway clusters, as root) and seed them, so they need neither the bench data nor `--postgres`.
+ */
+const ON_REQUEST = { 'pg-scaling': pgScalingSuite } satisfies Partial<Record<SuiteName, (options: ScalingOptions) => Promise<SuiteResult>>>;
+const isOnRequest = (name: SuiteName): name is keyof typeof ON_REQUEST => name in ON_REQUEST;
+
 /** Each suite's entry point on SQLite: all take the same options. */
-const RUNNERS: Record<SuiteName, Runner> = {
+const RUNNERS: Partial<Record<SuiteName, Runner>> = {
   'journey-paging': journeyPagingSuite,
   'people-paging': peoplePagingSuite,
   'stats-companies': statsCompaniesSuite,
@@ -49,9 +57,9 @@ const POSTGRES_RUNNERS: Partial<Record<SuiteName, Runner>> = {
   export: pgExportSuite,
 };
 
-/** The suites a run takes when `--suites` is not given: all of them on the backend. */
+/** The suites a run takes when `--suites` is not given: all of them on the backend but those run on request. */
 export const DEFAULT_SUITES: Record<'sqlite' | 'postgres', readonly SuiteName[]> = {
-  sqlite: SUITES,
+  sqlite: SUITES.filter((s) => s in RUNNERS),
   postgres: SUITES.filter((s) => s in POSTGRES_RUNNERS),
 };
 
@@ -101,7 +109,7 @@ function suitesOf(options: Pick<RunOptions, 'suites' | 'postgres'>): SuiteName[]
   const suites = (options.suites ?? DEFAULT_SUITES[backend]) as SuiteName[];
   const unknown = suites.filter((s) => !SUITES.includes(s));
   if (unknown.length > 0) throw new UsageError(`unknown suite ${unknown.join(', ')}; known: ${SUITES.join(', ')}`);
-  const sqliteOnly = suites.filter((s) => (backend === 'postgres' ? POSTGRES_RUNNERS : RUNNERS)[s] === undefined);
+  const sqliteOnly = suites.filter((s) => !isOnRequest(s) && (backend === 'postgres' ? POSTGRES_RUNNERS : RUNNERS)[s] === undefined);
   if (sqliteOnly.length > 0) throw new UsageError(`suite ${sqliteOnly.join(', ')} runs on SQLite only; on PostgreSQL: ${DEFAULT_SUITES.postgres.join(', ')}`);
   return suites;
 }
@@ -126,16 +134,22 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
     suites: [],
   };
 
-  log(`bench data: seed ${options.seed}, ${people.toLocaleString('en')} people, ${events.toLocaleString('en')} events, journeys ${journeys.join(', ')}`);
   const { seed, cacheDir, tiny } = options;
-  const data = await benchDatabase({ seed, people, events, journeys, cacheDir });
-  if (postgres && suites.some((s) => s === 'journey-paging' || s === 'people-paging')) data.postgres = await postgresCopy(postgres, data.path);
+  // Built once, before the first suite that reads it.
+  let data: BenchData | undefined;
+  const benchData = async (): Promise<BenchData> => {
+    if (data) return data;
+    log(`bench data: seed ${options.seed}, ${people.toLocaleString('en')} people, ${events.toLocaleString('en')} events, journeys ${journeys.join(', ')}`);
+    data = await benchDatabase({ seed, people, events, journeys, cacheDir });
+    if (postgres && suites.some((s) => s === 'journey-paging' || s === 'people-paging')) data.postgres = await postgresCopy(postgres, data.path);
+    return data;
+  };
   const failed: string[] = [];
   for (const name of SUITES.filter((s) => suites.includes(s))) {
     const started = performance.now();
     const progress = terminalBar(name);
     try {
-      const result = await runners[name]!({ data, seed, cacheDir, tiny, postgres, progress });
+      const result = isOnRequest(name) ? await ON_REQUEST[name]({ seed, tiny, people, progress }) : await runners[name]!({ data: await benchData(), seed, cacheDir, tiny, postgres, progress });
       // A smoke run's figures come from a handful of samples: judging them would mean nothing.
       run.suites.push(tiny ? { ...result, targets: [] } : result);
     } catch (error) {
@@ -179,7 +193,7 @@ const whole = wholeNumber(1, Number.MAX_SAFE_INTEGER);
 export function buildCommand(): Command {
   return new Command('bench')
     .description(
-      `Runs the benchmark suites and reports their figures and targets.\nSuites: ${SUITES.join(', ')}; on PostgreSQL: ${DEFAULT_SUITES.postgres.join(', ')}.\nA full run takes about an hour; --tiny runs every suite once on tiny data in about a minute.`,
+      `Runs the benchmark suites and reports their figures and targets.\nSuites: ${DEFAULT_SUITES.sqlite.join(', ')}; on PostgreSQL: ${DEFAULT_SUITES.postgres.join(', ')}.\nOnly when named in --suites: ${Object.keys(ON_REQUEST).join(', ')} (throwaway PostgreSQL clusters and PgBouncer; root).\nA full run takes about an hour; --tiny runs every suite once on tiny data in about a minute.`,
     )
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
@@ -189,7 +203,7 @@ export function buildCommand(): Command {
     .option('--people <n>', 'people in the paging data', whole)
     .option('--events <n>', 'events in the paging data', whole)
     .option('--journeys <sizes>', 'events of each exact-size journey, comma-separated', wholeNumbers)
-    .option('--suites <names>', 'suites to run, comma-separated (default: all)', (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean))
+    .option('--suites <names>', `suites to run, comma-separated (default: all but ${Object.keys(ON_REQUEST).join(', ')})`, (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean))
     .option('--out <dir>', 'where to write latest.json, latest.md and the charts (default: a new temporary folder)')
     .option('--save', `write into ${SAVED_RESULTS} and the table of ${SAVED_README}`)
     .option('--cache <dir>', 'where built databases are kept (default: bench/.cache)')

@@ -13,6 +13,7 @@ describe('npm run bench -- --help', () => {
     expect(status).toBe(0);
     expect(stdout).toMatch(/^Usage: bench \[options\]/);
     for (const flag of ['--tiny', '--seed <n>', '--suites <names>', '--out <dir>', '--save', '--postgres <url>']) expect(stdout).toContain(flag);
+    expect(stdout).toContain('Only when named in --suites: pg-scaling');
     expect(stderr).toBe('');
   });
 });
@@ -34,7 +35,7 @@ describe('npm run bench with a bad command line', () => {
   it('names a suite it does not know in one line, and exits 2', () => {
     const { status, stderr } = bench(['--suites', 'journey-paging,nope']);
     expect(status).toBe(2);
-    expect(stderr).toBe('error: unknown suite nope; known: journey-paging, people-paging, stats-companies, http, peer, export, reads-during-exports\n');
+    expect(stderr).toBe('error: unknown suite nope; known: journey-paging, people-paging, stats-companies, http, peer, export, reads-during-exports, pg-scaling\n');
   });
 
   it('refuses to save a smoke run over the committed figures', () => {
