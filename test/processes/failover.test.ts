@@ -8,6 +8,7 @@ import { startServe, stopAll, type ServeProcess } from '../support/processes.ts'
 import { Replication, query } from '../support/standby.ts';
 import { ThrowawayCluster } from '../support/throwaway-cluster.ts';
 import { Receiver } from '../webhooks/receiver.ts';
+import { send as sendJson, until } from '../support/polling.ts';
 
 /**
  * A failover under load: three `serve` processes of the built bin reach a primary with a
@@ -39,16 +40,6 @@ interface Answer {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns a value, or fails after `ms`. */
-async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string): Promise<T> {
-  for (const deadline = Date.now() + ms; ; ) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 /**
  * Clients of the three processes in turn until told to stop: readers of people pages, and
@@ -125,11 +116,8 @@ class Traffic {
   }
 }
 
-async function send(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: any }> {
-  const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
-  const text = await reply.text();
-  return { status: reply.status, headers: reply.headers, body: text ? JSON.parse(text) : undefined };
-}
+/** A call bounded in time: a hang is a failure of its own, not a stalled test. */
+const send = (url: string, init: RequestInit = {}) => sendJson(url, { ...init, signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
 
 const admin = (server: ServeProcess, path: string, body: unknown) =>
   send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
