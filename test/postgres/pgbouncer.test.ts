@@ -11,6 +11,7 @@ import { startServe, stopAll, type ServeProcess } from '../support/processes.ts'
 import { ThrowawayCluster } from '../support/throwaway-cluster.ts';
 import { Receiver } from '../webhooks/receiver.ts';
 import { inParallel, send, until } from '../support/polling.ts';
+import { newVisitors } from '../support/new-visitors.ts';
 
 /**
  * The whole API behind a real PgBouncer in transaction mode: three `serve` processes of the built
@@ -137,16 +138,7 @@ describe('three API processes behind PgBouncer in transaction mode', () => {
       const now = Date.now();
       await Promise.all(
         servers.map(async (server, p) => {
-          const ids = Array.from({ length: 8 }, (_, i) => `per_pgb_${p}_${i}`);
-          const sitesOf = (i: number) => [domains[i % domains.length]!, domains[(i + 1 + p) % domains.length]!];
-          const people = ids.map((id, i) => ({
-            id,
-            email: `${id}@mail.example`,
-            visits: sitesOf(i).map((domain, v) => ({ domain, visitCount: v + 1, firstSeen: new Date(now - 86_400_000).toISOString(), lastSeen: new Date(now - 60_000 * (v + 1)).toISOString() })),
-          }));
-          const events = ids.flatMap((id, i) =>
-            sitesOf(i).map((domain, v) => ({ eventId: `evt_pgb_${p}_${i}_${v}`, personId: id, sessionId: 'ses_1', eventType: 'page_view', timestamp: new Date(now - 60_000 * (v + 1)).toISOString(), url: `https://${domain}/`, domain, pageTitle: 'Home' })),
-          );
+          const { people, events } = newVisitors('pgb', p, 8, domains, now);
           expect((await admin(server, '/accounts/acc_demo/people', people)).status).toBe(200);
           expect((await admin(server, '/accounts/acc_demo/events', events)).status).toBe(200);
         }),

@@ -7,6 +7,7 @@ import { Receiver } from '../webhooks/receiver.ts';
 import { startServers, stopAll, type ServeProcess } from '../support/processes.ts';
 import { SHARED_DATABASES, sqliteFile, type Inspector } from '../support/shared-database.ts';
 import { inParallel, send } from '../support/polling.ts';
+import { newVisitors } from '../support/new-visitors.ts';
 
 /**
  * Three API processes (the built bin's `serve`) on one database, as behind a load balancer:
@@ -115,16 +116,7 @@ describe.each(SHARED_DATABASES)('three API processes on one database: $name', (d
       const now = Date.now();
       // 20 new people per process, each seen on two demo sites, with an event on each site.
       const loads = servers.map(async (server, p) => {
-        const ids = Array.from({ length: 20 }, (_, i) => `per_three_${p}_${i}`);
-        const sitesOf = (i: number) => [domains[i % domains.length]!, domains[(i + 1 + p) % domains.length]!];
-        const people = ids.map((id, i) => ({
-          id,
-          email: `${id}@mail.example`,
-          visits: sitesOf(i).map((domain, v) => ({ domain, visitCount: v + 1, firstSeen: new Date(now - 86_400_000).toISOString(), lastSeen: new Date(now - 60_000 * (v + 1)).toISOString() })),
-        }));
-        const events = ids.flatMap((id, i) =>
-          sitesOf(i).map((domain, v) => ({ eventId: `evt_three_${p}_${i}_${v}`, personId: id, sessionId: 'ses_1', eventType: 'page_view', timestamp: new Date(now - 60_000 * (v + 1)).toISOString(), url: `https://${domain}/`, domain, pageTitle: 'Home' })),
-        );
+        const { people, events } = newVisitors('three', p, 20, domains, now);
         expect((await admin(server, '/accounts/acc_demo/people', people)).status).toBe(200);
         expect((await admin(server, '/accounts/acc_demo/events', events)).status).toBe(200);
       });
