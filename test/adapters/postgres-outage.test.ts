@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isConnectionLoss } from '../../adapters/shared/postgres-outage.ts';
+import { isConnectionLoss, OutageLog } from '../../adapters/shared/postgres-outage.ts';
+import { DatabaseUnavailable } from '../../core/store/database-unavailable.ts';
 
 /** Which PostgreSQL errors are an outage (500 with Retry-After, work retried) and which are the statement's own fault. */
 describe('isConnectionLoss', () => {
@@ -13,5 +14,27 @@ describe('isConnectionLoss', () => {
   it('leaves a statement\'s own errors alone: syntax, constraints, serialization failures, cancellations', () => {
     for (const code of ['42601', '23505', '40001', '57014', '22P02']) expect(isConnectionLoss(withCode(code)), code).toBe(false);
     expect(isConnectionLoss(new Error('relation "people" does not exist'))).toBe(false);
+  });
+});
+
+describe('OutageLog', () => {
+  const withCode = (code: string) => Object.assign(new Error(code), { code });
+
+  it('makes a read a standby cancelled for a recovery conflict one to retry (500 with Retry-After), logging no outage', () => {
+    const lines: string[] = [];
+    const standby = new OutageLog((line) => lines.push(line), 'PostgreSQL read database', true);
+    expect(standby.failed(withCode('40001'))).toBeInstanceOf(DatabaseUnavailable);
+    expect(lines).toEqual([]);
+  });
+
+  it('leaves a serialization failure on the database to its caller, and logs a lost connection once', () => {
+    const lines: string[] = [];
+    const primary = new OutageLog((line) => lines.push(line));
+    const failure = withCode('40001');
+    expect(primary.failed(failure)).toBe(failure);
+    expect(primary.failed(withCode('57P01'))).toBeInstanceOf(DatabaseUnavailable);
+    expect(primary.failed(withCode('08006'))).toBeInstanceOf(DatabaseUnavailable);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[visitor-intelligence\] PostgreSQL unavailable \(57P01\); requests get 500 with Retry-After until it is back$/);
   });
 });
