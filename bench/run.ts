@@ -130,7 +130,8 @@ export async function runBench(options: RunOptions): Promise<RunOutcome> {
   const run: BenchRun = {
     startedAt: new Date().toISOString(),
     machine: { cpus: availableParallelism(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
-    config: { tiny: options.tiny, seed: options.seed, people, events, journeys: journeys.join(','), suites: suites.join(','), backend },
+    // A run of on-request suites alone ran on their own PostgreSQL servers, whatever --postgres says.
+    config: { tiny: options.tiny, seed: options.seed, people, events, journeys: journeys.join(','), suites: suites.join(','), backend: suites.every(isOnRequest) ? 'postgres' : backend },
     suites: [],
   };
 

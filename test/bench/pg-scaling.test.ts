@@ -27,6 +27,10 @@ describe('npm run bench -- --suites pg-scaling', () => {
     expect(outcome.run.suites.map((s) => s.suite)).toEqual(['pg-scaling']);
   });
 
+  it('records its run as one on PostgreSQL, though no --postgres was given', () => {
+    expect(outcome.run.config.backend).toBe('postgres');
+  });
+
   it('measures both pages through 1, 2 and 4 processes with replica reads off and on, each beside one process without them', () => {
     for (const page of ['people', 'events']) {
       const cases = suite.cases.filter((c) => c.params?.page === page && c.unit === 'req/s');
