@@ -24,7 +24,7 @@ const optionalFlag = (description?: string) => Type.Optional(Type.Union([Type.Bo
 const count = (minimum: number, description: string) => Type.Integer({ minimum, maximum: Number.MAX_SAFE_INTEGER, description });
 
 /** A time in a JSON body: ISO 8601 text or epoch milliseconds. */
-export const JSON_TIME = Type.Union([Type.String(), Type.Number()], { title: 'TimeInput', description: 'ISO 8601 text (`2026-11-18T14:30:00Z`) or epoch milliseconds.' });
+export const JSON_TIME = Type.Union([Type.String(), Type.Number()], { title: 'TimeInput', description: 'ISO 8601 date-time text with its zone (`Z` or an offset), or epoch milliseconds.' });
 /** In-process a time may also be a Date, which no JSON body can hold; whether text parses as a time is the loader's check. */
 const ANY_TIME = Type.Unsafe<Date | string | number>(Type.Refine(Type.Unknown(), (v) => typeof v === 'string' || typeof v === 'number' || v instanceof Date));
 

@@ -1,6 +1,6 @@
 /* How export work shares the event loop with requests. */
 
-/** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer of at least 1 ms. */
+/** Whether the runtime has setImmediate (Node, Bun and Deno do); without it a turn is a timer, which browsers and runtimes clamp. */
 const hasImmediate = typeof (globalThis as { setImmediate?: unknown }).setImmediate === 'function';
 
 /** Queues a macrotask: it runs after the I/O (requests) already waiting. */
@@ -14,14 +14,14 @@ const IDLE_SLICE_MS = 2;
 const BUSY_GAP_MS = hasImmediate ? 0.25 : 2;
 /** The share of a full step taken per turn while requests are served: each request waits behind at most that much. */
 const BUSY_SHARE = 1 / 12;
-/** How long the thread counts as busy after a request reached the API (under load they come every millisecond or two). */
+/** How long the thread counts as busy after a request reached the API (under load they come far more often). */
 const BUSY_HOLD_MS = 20;
 
 /**
  * How one API's export work shares the event loop with its requests. While requests are being
- * served (one reached the API in the last 20 ms), exports take one small step per turn of the
+ * served (one reached the API within BUSY_HOLD_MS), exports take one small step per turn of the
  * event loop, so a request waits for at most one small step of one job however many jobs run;
- * while nothing else runs, they take full steps and share slices of 2 ms.
+ * while nothing else runs, they take full steps and share slices of IDLE_SLICE_MS.
  */
 export class ExportPace {
   #lastRequest = -Infinity;
