@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATION_NAMES } from '../../core/store/migrations.ts';
 import { parseCsv, personFromCsv } from '../support/csv.ts';
@@ -10,8 +9,8 @@ import { PgBouncer } from '../support/pgbouncer.ts';
 import { startServe, stopAll, type ServeProcess } from '../support/processes.ts';
 import { ThrowawayCluster } from '../support/throwaway-cluster.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { inParallel, send, until } from '../support/polling.ts';
-import { newVisitors } from '../support/new-visitors.ts';
+import { adminCaller, inParallel, send, until } from '../support/polling.ts';
+import { expectEachDeliveredOnce, loadThroughEach } from '../support/deliveries.ts';
 
 /**
  * The whole API behind a real PgBouncer in transaction mode: three `serve` processes of the built
@@ -27,8 +26,7 @@ const SCHEMA = 'vi_behind_pgbouncer';
 const PEOPLE = 40;
 const RATE_LIMIT = 400;
 
-const admin = (server: ServeProcess, path: string, body: unknown) =>
-  send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const admin = adminCaller(ADMIN_TOKEN);
 
 /** A GET with the account key, answered 200: its body. */
 async function get(server: ServeProcess, path: string): Promise<any> {
@@ -134,25 +132,12 @@ describe('three API processes behind PgBouncer in transaction mode', () => {
     receiver.fallback = { status: 204, delayMs: 5 };
     try {
       const endpoint = (await admin(servers[2]!, '/accounts/acc_demo/webhooks', { url: receiver.url, events: ['person.identified', 'person.activity'] })).body.data;
-      const domains = servers[0]!.keys.scopedKeys.map((k) => k.domain);
-      const now = Date.now();
-      await Promise.all(
-        servers.map(async (server, p) => {
-          const { people, events } = newVisitors('pgb', p, 8, domains, now);
-          expect((await admin(server, '/accounts/acc_demo/people', people)).status).toBe(200);
-          expect((await admin(server, '/accounts/acc_demo/events', events)).status).toBe(200);
-        }),
-      );
+      await loadThroughEach(servers, admin, 'pgb', 8, servers[0]!.keys.scopedKeys.map((k) => k.domain));
       const written = (await inspector.query<{ id: string }>('select id from webhook_deliveries where endpoint_id = $1', [endpoint.id])).rows;
       // person.identified and person.activity for each of the 24 people on each of their two sites.
       expect(written).toHaveLength(96);
-      await until(async () => ((await count(`select count(*) as n from webhook_deliveries where endpoint_id = '${endpoint.id}' and status <> 'delivered'`)) === 0 ? true : undefined), 60_000, 'every delivery');
-      // A moment more: a second send of any of them would arrive now.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      const ids = receiver.received.map((r) => r.headers['webhook-id']!);
-      expect([...ids].sort()).toEqual(written.map((w) => w.id).sort());
-      const verifier = new Webhook(endpoint.secret);
-      for (const got of receiver.received) expect(verifier.verify(got.body, got.headers)).toMatchObject({ webhookId: got.headers['webhook-id'] });
+      const pending = () => count(`select count(*) as n from webhook_deliveries where endpoint_id = '${endpoint.id}' and status <> 'delivered'`);
+      await expectEachDeliveredOnce(receiver, written.map((w) => w.id), endpoint.secret, pending);
     } finally {
       await receiver.close();
     }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../webhooks/receiver.ts';
 import { startServers, stopAll, type ServeProcess } from '../support/processes.ts';
+import { adminCaller, answerOf, sleep, type Answer } from '../support/polling.ts';
 import { ThrowawayCluster } from '../support/throwaway-cluster.ts';
 
 /**
@@ -19,20 +20,10 @@ const PEOPLE = 40;
 const REQUEST_BOUND_MS = 15_000;
 const RECOVERY_BOUND_MS = 10_000;
 
-interface Answer {
-  phase: string;
-  status: number;
-  code?: string;
-  requestId: string | null;
-  retryAfter: string | null;
-  failure?: string;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Twenty clients reading pages from the three processes in turn until told to stop. */
 class Load {
-  readonly answers: Answer[] = [];
+  readonly answers: (Answer & { phase: string })[] = [];
   phase = 'before';
   #stopped = false;
   #workers: Promise<void>[] = [];
@@ -55,22 +46,14 @@ class Load {
     for (let i = worker; !this.#stopped; i++) {
       const phase = this.phase;
       const server = this.servers[i % this.servers.length]!;
-      try {
-        const reply = await fetch(`${server.url}/v1/people?limit=100`, { headers: { 'x-api-key': this.key }, signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
-        const body = (await reply.json()) as { error?: { code: string; status: number; message: string } };
-        this.answers.push({ phase, status: reply.status, code: body.error?.code, requestId: reply.headers.get('x-request-id'), retryAfter: reply.headers.get('retry-after') });
-      } catch (error) {
-        this.answers.push({ phase, status: 0, requestId: null, retryAfter: null, failure: String(error) });
-        await sleep(20);
-      }
+      const answer = await answerOf(`${server.url}/v1/people?limit=100`, { headers: { 'x-api-key': this.key } }, REQUEST_BOUND_MS);
+      this.answers.push({ phase, ...answer });
+      if (answer.status === 0) await sleep(20);
     }
   }
 }
 
-const admin = async (server: ServeProcess, path: string, body: unknown) => {
-  const reply = await fetch(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: reply.status, body: (await reply.json()) as any };
-};
+const admin = adminCaller(ADMIN_TOKEN);
 
 /** Polls until `server` answers a page with 200; how long that took. */
 async function untilServing(server: ServeProcess, key: string): Promise<number> {

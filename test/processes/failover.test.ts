@@ -8,7 +8,7 @@ import { startServe, stopAll, type ServeProcess } from '../support/processes.ts'
 import { Replication, query } from '../support/standby.ts';
 import { ThrowawayCluster } from '../support/throwaway-cluster.ts';
 import { Receiver } from '../webhooks/receiver.ts';
-import { send as sendJson, until } from '../support/polling.ts';
+import { adminCaller, answerOf, send as sendJson, sleep, until, type Answer } from '../support/polling.ts';
 
 /**
  * A failover under load: three `serve` processes of the built bin reach a primary with a
@@ -29,17 +29,6 @@ const RECOVERY_BOUND_MS = 30_000;
 
 type Phase = 'before' | 'down' | 'promoted' | 'after';
 
-interface Answer {
-  phase: Phase;
-  what: string;
-  status: number;
-  code?: string;
-  requestId: string | null;
-  retryAfter: string | null;
-  failure?: string;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Clients of the three processes in turn until told to stop: readers of people pages, and
@@ -48,7 +37,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * is kept with the phase it was sent in.
  */
 class Traffic {
-  readonly answers: Answer[] = [];
+  readonly answers: (Answer & { phase: Phase; what: string })[] = [];
   /** People whose load was answered 200, and the phase of that answer. */
   readonly accepted = new Map<string, Phase>();
   phase: Phase = 'before';
@@ -78,15 +67,9 @@ class Traffic {
 
   async #send(what: string, server: ServeProcess, path: string, init: RequestInit): Promise<number> {
     const phase = this.phase;
-    try {
-      const reply = await fetch(`${server.url}${path}`, { ...init, signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
-      const body = (await reply.json()) as { error?: { code: string } };
-      this.answers.push({ phase, what, status: reply.status, code: body.error?.code, requestId: reply.headers.get('x-request-id'), retryAfter: reply.headers.get('retry-after') });
-      return reply.status;
-    } catch (error) {
-      this.answers.push({ phase, what, status: 0, requestId: null, retryAfter: null, failure: String(error) });
-      return 0;
-    }
+    const answer = await answerOf(`${server.url}${path}`, init, REQUEST_BOUND_MS);
+    this.answers.push({ phase, what, ...answer });
+    return answer.status;
   }
 
   async #read(reader: number): Promise<void> {
@@ -119,8 +102,7 @@ class Traffic {
 /** A call bounded in time: a hang is a failure of its own, not a stalled test. */
 const send = (url: string, init: RequestInit = {}) => sendJson(url, { ...init, signal: AbortSignal.timeout(REQUEST_BOUND_MS) });
 
-const admin = (server: ServeProcess, path: string, body: unknown) =>
-  send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const admin = adminCaller(ADMIN_TOKEN, REQUEST_BOUND_MS);
 
 /** Polls until `server` answers a page with 200. */
 async function untilServing(server: ServeProcess, key: string): Promise<void> {

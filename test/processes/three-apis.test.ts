@@ -1,13 +1,12 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Receiver } from '../webhooks/receiver.ts';
 import { startServers, stopAll, type ServeProcess } from '../support/processes.ts';
 import { SHARED_DATABASES, sqliteFile, type Inspector } from '../support/shared-database.ts';
-import { inParallel, send } from '../support/polling.ts';
-import { newVisitors } from '../support/new-visitors.ts';
+import { adminCaller, inParallel, send } from '../support/polling.ts';
+import { expectEachDeliveredOnce, loadThroughEach } from '../support/deliveries.ts';
 
 /**
  * Three API processes (the built bin's `serve`) on one database, as behind a load balancer:
@@ -21,8 +20,7 @@ const PEOPLE = 40;
 /** Every export step waits this long, so the jobs accepted stay running for the whole file. */
 const HOLD_EXPORTS_MS = 600_000;
 
-const admin = (server: ServeProcess, path: string, body: unknown) =>
-  send(`${server.url}/_admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const admin = adminCaller(ADMIN_TOKEN);
 
 describe.each(SHARED_DATABASES)('three API processes on one database: $name', (database) => {
   let dir: string;
@@ -112,32 +110,13 @@ describe.each(SHARED_DATABASES)('three API processes on one database: $name', (d
     receiver.fallback = { status: 204, delayMs: 5 };
     try {
       const endpoint = (await admin(servers[2]!, '/accounts/acc_demo/webhooks', { url: receiver.url, events: ['person.identified', 'person.activity'] })).body.data;
-      const domains = servers[0]!.keys.scopedKeys.map((k) => k.domain);
-      const now = Date.now();
       // 20 new people per process, each seen on two demo sites, with an event on each site.
-      const loads = servers.map(async (server, p) => {
-        const { people, events } = newVisitors('three', p, 20, domains, now);
-        expect((await admin(server, '/accounts/acc_demo/people', people)).status).toBe(200);
-        expect((await admin(server, '/accounts/acc_demo/events', events)).status).toBe(200);
-      });
-      await Promise.all(loads);
-
+      await loadThroughEach(servers, admin, 'three', 20, servers[0]!.keys.scopedKeys.map((k) => k.domain));
       const written = await inspector.rows<{ id: string }>(`select id from webhook_deliveries where endpoint_id = '${endpoint.id}'`);
       // person.identified and person.activity for each of the 60 people on each of their two sites.
       expect(written).toHaveLength(240);
-      const deadline = Date.now() + 60_000;
-      while ((await inspector.count(`select count(*) from webhook_deliveries where endpoint_id = '${endpoint.id}' and status <> 'delivered'`)) > 0) {
-        if (Date.now() > deadline) throw new Error(`deliveries still pending after 60 s; ${receiver.received.length} received`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      // A moment more: a second send of any of them would arrive now.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-
-      const ids = receiver.received.map((r) => r.headers['webhook-id']!);
-      expect(ids.length).toBe(written.length);
-      expect([...ids].sort()).toEqual(written.map((w) => w.id).sort());
-      const verifier = new Webhook(endpoint.secret);
-      for (const got of receiver.received) expect(verifier.verify(got.body, got.headers)).toMatchObject({ webhookId: got.headers['webhook-id'] });
+      const pending = () => inspector.count(`select count(*) from webhook_deliveries where endpoint_id = '${endpoint.id}' and status <> 'delivered'`);
+      await expectEachDeliveredOnce(receiver, written.map((w) => w.id), endpoint.secret, pending);
       expect(await inspector.count(`select count(*) from webhook_attempts a join webhook_deliveries d on d.pk = a.delivery_pk where d.endpoint_id = '${endpoint.id}'`)).toBe(written.length);
     } finally {
       await receiver.close();

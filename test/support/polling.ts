@@ -7,6 +7,39 @@ export async function send(url: string, init: RequestInit = {}): Promise<{ statu
   return { status: reply.status, headers: reply.headers, body: text ? JSON.parse(text) : undefined };
 }
 
+/** A caller of a server's admin API with `token`: `POST /_admin{path}` with a JSON body, each call bounded by `boundMs` when given. */
+export function adminCaller(token: string, boundMs?: number) {
+  return (server: { url: string }, path: string, body: unknown) =>
+    send(`${server.url}/_admin${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      ...(boundMs === undefined ? {} : { signal: AbortSignal.timeout(boundMs) }),
+    });
+}
+
+/** What a client saw of one call: its status and envelope code with the headers an error must carry, or status 0 and why nothing came. */
+export interface Answer {
+  status: number;
+  code?: string;
+  requestId: string | null;
+  retryAfter: string | null;
+  failure?: string;
+}
+
+/** Sends one call that must answer within `boundMs`, and records what came back; never throws. */
+export async function answerOf(url: string, init: RequestInit, boundMs: number): Promise<Answer> {
+  try {
+    const reply = await fetch(url, { ...init, signal: AbortSignal.timeout(boundMs) });
+    const body = (await reply.json()) as { error?: { code: string } };
+    return { status: reply.status, code: body.error?.code, requestId: reply.headers.get('x-request-id'), retryAfter: reply.headers.get('retry-after') };
+  } catch (error) {
+    return { status: 0, requestId: null, retryAfter: null, failure: String(error) };
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Polls `check` every `everyMs` until it returns a value, or fails after `ms` naming `what`. */
 export async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string, everyMs = 50): Promise<T> {
   for (const deadline = Date.now() + ms; ; ) {

@@ -1,8 +1,8 @@
 import type { Migration } from 'kysely';
 
 /**
- * Stored `people_whole`'s JSON as Latin-1 bytes. Migration 0020 drops that table in the same
- * transaction as this one runs, so this now leaves it as it is.
+ * Stored `people_whole`'s JSON as Latin-1 bytes. Migration 0020 drops that table, so this now
+ * leaves it as it is.
  */
 export const peopleWholeBytes: Migration = {
   async up() {},
