@@ -7,8 +7,11 @@ import { defineConfig } from 'vitest/config';
  * server, several API processes, Bun and Deno, and a browser.
  */
 const NEEDS_MORE = ['test/postgres/**', 'test/processes/**', 'test/runtimes/**', 'test/browser/**'];
-/** Files elsewhere that need what `full` has: throwaway clusters (root), PgBouncer, the built bin. */
-const FULL_FILES = ['test/bench/pg-scaling.test.ts'];
+/**
+ * Files elsewhere that need what `full` has: throwaway clusters (root), PgBouncer and the built bin
+ * (pg-scaling); Bun, Deno and json-server beside Node (the smoke run of every bench suite).
+ */
+const FULL_FILES = ['test/bench/pg-scaling.test.ts', 'test/bench/tiny.test.ts'];
 /** Suites that run on whichever database the run has (they take BACKENDS, MATRIX, POSTGRES_BACKENDS or the server URL). */
 const ON_EVERY_DATABASE = (readdirSync('test', { recursive: true }) as string[])
   .map((file) => `test/${file}`)
