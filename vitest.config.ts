@@ -25,11 +25,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       // Two workers on two cores: the suites wait on sockets and child processes as much as they compute.
-      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...NEEDS_MORE, ...FULL_FILES], maxWorkers: 2 } },
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [...NEEDS_MORE, ...FULL_FILES], maxWorkers: 2, sequence: { groupOrder: 0 } } },
       {
         extends: true,
         test: {
           name: 'full',
+          // Its own group, after fast: files of both projects named in one `vitest run` then run together.
+          sequence: { groupOrder: 1 },
           include: [...NEEDS_MORE.map((dir) => `${dir}/*.test.ts`), ...FULL_FILES, ...ON_EVERY_DATABASE.filter((file) => !NEEDS_MORE.some((dir) => file.startsWith(dir.slice(0, -2))))],
           env: { VI_TEST_POSTGRES_URL: SERVER },
           // Drops the server's test schemas once every file is done.

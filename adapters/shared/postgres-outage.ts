@@ -27,18 +27,21 @@ export class OutageLog {
   #since: number | undefined;
   #lastFailure = 0;
 
+  /** What the lines call the server: a read database is told apart from the database. */
+  readonly name: string;
+
   constructor(
     private readonly log: (line: string) => void = (line) => console.error(line),
-    /** What the lines call the server: a read database is told apart from the database. */
-    readonly name = 'PostgreSQL',
-    /** A hot standby's: it cancels a read that conflicts with what it replays (40001), to be tried again. */
-    private readonly standby = false,
-  ) {}
+    /** The read database (a hot standby): it cancels a read that conflicts with what it replays (40001), to be tried again. */
+    private readonly readDatabase = false,
+  ) {
+    this.name = readDatabase ? 'PostgreSQL read database' : 'PostgreSQL';
+  }
 
   /** Notes `error` if it is a lost connection; what to throw in its place. */
   failed(error: unknown): unknown {
     // Only reads reach a standby, so a 40001 there is a recovery conflict: one read to retry, no outage to log.
-    if (this.standby && (error as { code?: unknown } | null)?.code === '40001') return new DatabaseUnavailable(error);
+    if (this.readDatabase && (error as { code?: unknown } | null)?.code === '40001') return new DatabaseUnavailable(error);
     if (!isConnectionLoss(error)) return error;
     this.#lastFailure = Date.now();
     if (this.#since === undefined) {

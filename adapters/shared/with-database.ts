@@ -37,7 +37,7 @@ export async function createApiWith(options: RuntimeApiOptions, open: (path: str
     const main = await openGiven(database, open);
     if (main.owned) owned.push(main.db);
     // The read database's outages are logged under a name of their own.
-    const read = readDatabase === undefined ? undefined : await openGiven(readDatabase, open, new OutageLog(undefined, 'PostgreSQL read database', true));
+    const read = readDatabase === undefined ? undefined : await openGiven(readDatabase, open, new OutageLog(undefined, true));
     if (read?.owned) owned.push(read.db);
     api = await createApi({ digests: nodeDigests, ...rest, db: main.db, readDb: read?.db });
   } catch (error) {

@@ -22,7 +22,7 @@ describe('OutageLog', () => {
 
   it('makes a read a standby cancelled for a recovery conflict one to retry (500 with Retry-After), logging no outage', () => {
     const lines: string[] = [];
-    const standby = new OutageLog((line) => lines.push(line), 'PostgreSQL read database', true);
+    const standby = new OutageLog((line) => lines.push(line), true);
     expect(standby.failed(withCode('40001'))).toBeInstanceOf(DatabaseUnavailable);
     expect(lines).toEqual([]);
   });

@@ -20,7 +20,6 @@ const PEOPLE = 40;
 const REQUEST_BOUND_MS = 15_000;
 const RECOVERY_BOUND_MS = 10_000;
 
-
 /** Twenty clients reading pages from the three processes in turn until told to stop. */
 class Load {
   readonly answers: (Answer & { phase: string })[] = [];

@@ -29,7 +29,6 @@ const RECOVERY_BOUND_MS = 30_000;
 
 type Phase = 'before' | 'down' | 'promoted' | 'after';
 
-
 /**
  * Clients of the three processes in turn until told to stop: readers of people pages, and
  * loaders that each load two new people a call into `acc_hooks`, sending a call again after an

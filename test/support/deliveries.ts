@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 import type { Receiver } from '../webhooks/receiver.ts';
 import { newVisitors } from './new-visitors.ts';
-import { until } from './polling.ts';
+import { sleep, until } from './polling.ts';
 
 type AdminCall = (server: { url: string }, path: string, body: unknown) => Promise<{ status: number }>;
 
@@ -24,7 +24,8 @@ export async function loadThroughEach(servers: readonly { url: string }[], admin
  */
 export async function expectEachDeliveredOnce(receiver: Receiver, written: readonly string[], secret: string, pending: () => Promise<number>): Promise<void> {
   await until(async () => ((await pending()) === 0 ? true : undefined), 60_000, 'every delivery to be sent', 100);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // A moment more: a second send of any of them would arrive now.
+  await sleep(1500);
   const ids = receiver.received.map((r) => r.headers['webhook-id']!);
   expect([...ids].sort()).toEqual([...written].sort());
   const verifier = new Webhook(secret);

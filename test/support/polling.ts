@@ -38,7 +38,7 @@ export async function answerOf(url: string, init: RequestInit, boundMs: number):
   }
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` every `everyMs` until it returns a value, or fails after `ms` naming `what`. */
 export async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string, everyMs = 50): Promise<T> {
@@ -46,7 +46,7 @@ export async function until<T>(check: () => Promise<T | undefined>, ms: number, 
     const value = await check();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    await sleep(everyMs);
   }
 }
 
