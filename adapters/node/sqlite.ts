@@ -1,11 +1,8 @@
 import BetterSqlite3 from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/index.ts';
-import { openSqlite, type NativeStatement } from '../shared/sqlite-shim.ts';
+import { openSqlite } from '../shared/sqlite-shim.ts';
 import { startCheckpointer } from './checkpointer.ts';
-
-/** A better-sqlite3 statement as the shim drives it; `reader` says whether it returns rows. */
-type NodeStatement = NativeStatement & { readonly reader: boolean };
 
 /** Opens (creating if needed) a SQLite file with better-sqlite3 in WAL mode, as a Kysely instance; a worker thread checkpoints its WAL. */
 export function openDatabase(path: string): Kysely<Database> {
@@ -13,7 +10,7 @@ export function openDatabase(path: string): Kysely<Database> {
     path,
     (file) => {
       const db = new BetterSqlite3(file);
-      return { prepare: (sql) => db.prepare(sql) as unknown as NodeStatement, exec: (sql) => void db.exec(sql), close: () => db.close(), returnsRows: (s) => s.reader };
+      return { prepare: (sql) => db.prepare(sql), exec: (sql) => void db.exec(sql), close: () => db.close(), returnsRows: (s) => s.reader };
     },
     startCheckpointer,
   );

@@ -23,7 +23,8 @@ export async function loadThroughEach(servers: readonly { url: string }[], admin
  * checks the receiver got each of `written` exactly once, every one signed with `secret`.
  */
 export async function expectEachDeliveredOnce(receiver: Receiver, written: readonly string[], secret: string, pending: () => Promise<number>): Promise<void> {
-  await until(async () => ((await pending()) === 0 ? true : undefined), 60_000, 'every delivery to be sent', 100);
+  const sent = () => `every delivery to be sent (${receiver.received.length} of ${written.length} received)`;
+  await until(async () => ((await pending()) === 0 ? true : undefined), 60_000, sent, 100);
   // A moment more: a second send of any of them would arrive now.
   await sleep(1500);
   const ids = receiver.received.map((r) => r.headers['webhook-id']!);

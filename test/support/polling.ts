@@ -40,12 +40,12 @@ export async function answerOf(url: string, init: RequestInit, boundMs: number):
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls `check` every `everyMs` until it returns a value, or fails after `ms` naming `what`. */
-export async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string, everyMs = 50): Promise<T> {
+/** Polls `check` every `everyMs` until it returns a value, or fails after `ms` naming `what` (read at the timeout, so it may say where things stood). */
+export async function until<T>(check: () => Promise<T | undefined>, ms: number, what: string | (() => string), everyMs = 50): Promise<T> {
   for (const deadline = Date.now() + ms; ; ) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await sleep(everyMs);
   }
 }
