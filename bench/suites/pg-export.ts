@@ -3,9 +3,6 @@
  * memory growth of our export against the naive `pg` floor (a cursor → fast-csv) and the server's
  * own `COPY … TO STDOUT WITH CSV`, each run in a fresh process (pg-export-runs.ts), alternating.
  * The people are export.ts's, copied from its SQLite databases (bench/postgres-data.ts).
- *
- * Until exports run on PostgreSQL, our side fails; the suite then says so in one line and still
- * measures both floors.
  */
 import { exportDatabase } from '../data.ts';
 import { postgresCopy } from '../postgres-data.ts';
@@ -16,9 +13,6 @@ import type { ExportRun } from './export-runs.ts';
 import { pgInChild, type PgExportSide } from './pg-export-runs.ts';
 import type { SuiteOptions } from './suite.ts';
 
-/** What the suite says when our export fails on PostgreSQL. */
-export const NOT_ON_POSTGRES = 'exports do not run on this backend yet';
-
 export async function pgExportSuite(options: SuiteOptions): Promise<SuiteResult> {
   const { postgres } = options;
   if (!postgres) throw new Error('the PostgreSQL export suite needs --postgres URL');
@@ -26,8 +20,6 @@ export async function pgExportSuite(options: SuiteOptions): Promise<SuiteResult>
   const count = options.tiny ? 1 : 3;
   const progress = options.progress ?? QUIET;
   const cases: CaseResult[] = [];
-  const skipped: string[] = [];
-  let oursFails: string | undefined;
   progress.start(sizes.length * count);
 
   for (const people of sizes) {
@@ -35,20 +27,13 @@ export async function pgExportSuite(options: SuiteOptions): Promise<SuiteResult>
     const runs: Record<PgExportSide, ExportRun[]> = { ours: [], floor: [], copy: [] };
     const size = people.toLocaleString('en');
     for (let i = 0; i < count; i++) {
-      if (oursFails === undefined) {
-        try {
-          runs.ours.push(pgInChild('ours', url));
-        } catch (error) {
-          oursFails = error instanceof Error ? error.message : String(error);
-          skipped.push(`ours not measured: ${NOT_ON_POSTGRES} (POST /v1/exports → complete failed: ${oursFails.slice(0, 300)})`);
-        }
-      }
+      runs.ours.push(pgInChild('ours', url));
       runs.floor.push(pgInChild('floor', url));
       runs.copy.push(pgInChild('copy', url));
       progress.step(`${size} people`);
     }
-    if (runs.ours.length > 0) cases.push(fold(`export of ${size} people on PostgreSQL (ours: POST → complete)`, 'ours', runs.ours, people));
     cases.push(
+      fold(`export of ${size} people on PostgreSQL (ours: POST → complete)`, 'ours', runs.ours, people),
       fold(`export of ${size} people on PostgreSQL (naive floor: pg cursor → fast-csv)`, 'floor', runs.floor, people),
       fold(`export of ${size} people on PostgreSQL (COPY … TO STDOUT WITH CSV)`, 'peer', runs.copy, people),
     );
@@ -58,6 +43,5 @@ export async function pgExportSuite(options: SuiteOptions): Promise<SuiteResult>
     title: 'Export on PostgreSQL: people to CSV, ours against a pg cursor → fast-csv and COPY … TO STDOUT',
     cases,
     targets: exportTargets(cases, 'peer', 'COPY'),
-    ...(skipped.length ? { skipped } : {}),
   };
 }
