@@ -21,8 +21,6 @@ import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
 import { ownResident } from '../resident-memory.ts';
 
-/** The seed the export runs' key is derived from: fixed, so every run finds the key an earlier one issued. */
-export const EXPORT_SEED = 42;
 
 /** The rows every side exports, in file order: the 31 columns of an export file (people with their company and attributed site), nothing else the tables hold. */
 export const FLOOR_QUERY = `
@@ -55,8 +53,8 @@ export async function measure(work: () => Promise<number>): Promise<ExportRun> {
   return { rows, seconds, peakMb: (peak - base) / 2 ** 20 };
 }
 
-/** The key the export runs use: derived, so repeated runs do not pile keys up in the cached database. */
-const EXPORT_KEY = deriveDemoKey(EXPORT_SEED, 'export bench');
+/** The key the export runs use, on either backend: derived from a fixed seed, so every run finds the key an earlier one issued instead of piling keys up. */
+export const EXPORT_KEY = deriveDemoKey(42, 'export bench');
 
 /** How often the bench looks whether our export is complete (a read of its job, outside the API). */
 const WATCH_MS = 10;
@@ -121,26 +119,33 @@ async function floor(path: string): Promise<ExportRun> {
 const SIDES = { ours, floor };
 export type ExportSide = keyof typeof SIDES;
 
-/** Measures one side in a fresh process (this file run as a script). */
-export function inChild(run: ExportSide, path: string): ExportRun {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename, '--run', run, '--db', path], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return JSON.parse(out.trim().split('\n').pop()!) as ExportRun;
+/** Measures one side in a fresh process (`script` run with `--run side --db db`); fails with the child's own error message. */
+export function measuredInChild(script: string, side: string, db: string): ExportRun {
+  try {
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--run', side, '--db', db], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return JSON.parse(out.trim().split('\n').pop()!) as ExportRun;
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? '';
+    const reason = /^Error: (.*)$/m.exec(stderr)?.[1] ?? stderr.trim().split('\n').pop() ?? String(error);
+    throw new Error(`${side}: ${reason}`);
+  }
 }
 
-/** Run as a script by {@link inChild}, not imported by the suite. */
-function runAsScript(): boolean {
+/** Measures one side on SQLite in a fresh process. */
+export function inChild(run: ExportSide, path: string): ExportRun {
+  return measuredInChild(import.meta.filename, run, path);
+}
+
+/** Whether `file` is the script this process runs (a side measured by {@link measuredInChild}), not a module the suite imports. */
+export function runsAsScript(file: string): boolean {
   try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === import.meta.filename;
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === file;
   } catch {
     return false;
   }
 }
 
-if (runAsScript()) {
+if (runsAsScript(import.meta.filename)) {
   const { values } = parseArgs({ options: { run: { type: 'string' }, db: { type: 'string' } } });
   const side = SIDES[values.run as ExportSide];
   if (!Object.hasOwn(SIDES, values.run ?? '') || !values.db) throw new Error('usage: export-runs.ts --run ours|floor --db FILE');

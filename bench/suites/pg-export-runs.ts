@@ -12,8 +12,7 @@
  *
  * prints the run as one JSON line.
  */
-import { execFileSync } from 'node:child_process';
-import { createWriteStream, realpathSync, rmSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished, pipeline } from 'node:stream/promises';
@@ -22,10 +21,8 @@ import { format } from 'fast-csv';
 import { sql } from 'kysely';
 import { to as copyTo } from 'pg-copy-streams';
 import { createApi, ManualClock } from '../../adapters/node/index.ts';
-import { deriveDemoKey } from '../../scripts/demo-keys.ts';
-import { ROOT } from '../../scripts/runtime-command.ts';
 import { BENCH_ACCOUNT, BENCH_ANCHOR } from '../data.ts';
-import { EXPORT_SEED, FLOOR_QUERY, measure, whileProcessing, type ExportRun } from './export-runs.ts';
+import { EXPORT_KEY, FLOOR_QUERY, measure, measuredInChild, runsAsScript, whileProcessing, type ExportRun } from './export-runs.ts';
 import { numberClient } from './pg-journey-floor.ts';
 
 /** The sides measured on PostgreSQL. */
@@ -33,8 +30,6 @@ export type PgExportSide = 'ours' | 'floor' | 'copy';
 
 /** Rows a naive cursor fetches per round trip. */
 const FETCH = 1_000;
-
-const EXPORT_KEY = deriveDemoKey(EXPORT_SEED, 'export bench');
 
 /** A temporary CSV file for one run, removed after. */
 function scratchFile(side: string): string {
@@ -123,31 +118,12 @@ async function copy(url: string): Promise<ExportRun> {
 
 const SIDES: Record<PgExportSide, (url: string) => Promise<ExportRun>> = { ours, floor, copy };
 
-/** Measures one side in a fresh process (this file run as a script); its error message when it fails. */
+/** Measures one side on PostgreSQL in a fresh process. */
 export function pgInChild(side: PgExportSide, url: string): ExportRun {
-  try {
-    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', import.meta.filename, '--run', side, '--db', url], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return JSON.parse(out.trim().split('\n').pop()!) as ExportRun;
-  } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr ?? '';
-    const reason = /^Error: (.*)$/m.exec(stderr)?.[1] ?? stderr.trim().split('\n').pop() ?? String(error);
-    throw new Error(`${side}: ${reason}`);
-  }
+  return measuredInChild(import.meta.filename, side, url);
 }
 
-function runAsScript(): boolean {
-  try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === import.meta.filename;
-  } catch {
-    return false;
-  }
-}
-
-if (runAsScript()) {
+if (runsAsScript(import.meta.filename)) {
   const { values } = parseArgs({ options: { run: { type: 'string' }, db: { type: 'string' } } });
   const side = values.run as PgExportSide;
   if (!(side in SIDES) || !values.db) throw new Error('usage: pg-export-runs.ts --run ours|floor|copy --db URL');
